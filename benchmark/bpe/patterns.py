@@ -1,0 +1,73 @@
+"""Pre-tokenization patterns: where merges may never cross.
+
+A pattern splits text into pre-tokens (words, runs of digits, runs of spaces...); BPE merges happen
+only inside one pre-token. The named patterns are the published ones, character for character, so
+that an encoder loaded with OpenAI's ranks gives OpenAI's ids. They need the `regex` package for the
+Unicode classes (`\\p{L}`) and the possessive quantifiers (`++`).
+"""
+
+from __future__ import annotations
+
+import regex
+
+# GPT-2 (r50k/p50k): tiktoken's faster equivalent of the original release's pattern.
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+
+# GPT-4 (cl100k_base).
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+
+# GPT-4o (o200k_base): case-aware words, contractions glued to the word.
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+
+# Runs of spaces, of word characters, or single punctuation marks.
+SIMPLE_PATTERN = r"""\s+|\w+|[^\w\s]"""
+
+# name -> pattern text; "none" means no split at all (the whole text is one pre-token).
+PATTERNS: dict[str, str | None] = {
+    "gpt2": GPT2_PATTERN,
+    "cl100k": CL100K_PATTERN,
+    "o200k": O200K_PATTERN,
+    "simple": SIMPLE_PATTERN,
+    "none": None,
+}
+
+
+def resolve_pattern(pattern: str | None) -> tuple[str, str | None]:
+    """Return (name, pattern text) for a named pattern or a custom regex string.
+
+    >>> resolve_pattern("simple")
+    ('simple', '\\\\s+|\\\\w+|[^\\\\w\\\\s]')
+    """
+    if pattern is None:
+        return "none", None
+    if pattern in PATTERNS:
+        return pattern, PATTERNS[pattern]
+    try:
+        regex.compile(pattern)
+    except regex.error as exc:
+        known = ", ".join(PATTERNS)
+        raise ValueError(
+            f"pattern {pattern!r} is neither a named pattern ({known}) nor a valid regex: {exc}"
+        ) from None
+    for name, text in PATTERNS.items():
+        if text == pattern:
+            return name, text
+    return "custom", pattern
+
+
+def compile_pattern(pattern_text: str | None) -> regex.Pattern[str] | None:
+    """Compile a pattern text; None (the `none` pattern) stays None."""
+    return None if pattern_text is None else regex.compile(pattern_text)

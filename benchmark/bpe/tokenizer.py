@@ -1,0 +1,452 @@
+"""`ByteLevelBPE`: our byte-level BPE tokenizer, with a tiktoken-like interface.
+
+The state is a few plain structures: the pre-tokenization pattern, the ordered merges (or, for a
+vocabulary imported from tiktoken, its rank table) and the special tokens. Everything else (the
+id -> bytes table, the bytes -> rank table) is rebuilt from them, never stored twice.
+
+- Base vocabulary: the 256 byte values, so every valid `str` round-trips and there is no unknown
+  token. Merge k (0-based) makes token 256 + k. Special tokens take the ids after the merges.
+- Encoding: split with the pattern, then merge each pre-token by rank (see `encode.py`), with a
+  bounded cache of pre-token -> ids.
+- Special tokens: their text in user input is ordinary text unless `allowed_special` lets it in.
+
+Left out on purpose: normalisation (byte-level BPE needs none), truncation, BOS/EOS.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import json
+import time
+from collections.abc import Collection, Iterable, Sequence
+from itertools import islice
+from pathlib import Path
+from typing import Literal
+
+import regex
+
+from benchmark.bpe.encode import SafeSplitter, merge_piece
+from benchmark.bpe.patterns import compile_pattern, resolve_pattern
+
+MODEL_FORMAT = "tokencost-bpe"
+MODEL_FORMAT_VERSION = 1
+DEFAULT_CACHE_ENTRIES = 1 << 17
+
+
+class ByteLevelBPE:
+    """A byte-level BPE: learned merges (or OpenAI's ranks), a pattern and special tokens.
+
+    >>> bpe = ByteLevelBPE.train(["low lower lowest"] * 10, vocab_size=260, pattern="gpt2")
+    >>> bpe.decode(bpe.encode("lowest slow"))
+    'lowest slow'
+    """
+
+    def __init__(
+        self,
+        *,
+        pattern: str | None = "cl100k",
+        merges: Sequence[tuple[int, int]] | None = None,
+        ranks: dict[bytes, int] | None = None,
+        special_tokens: dict[str, int] | Sequence[str] = (),
+        name: str | None = None,
+        cache_entries: int = DEFAULT_CACHE_ENTRIES,
+    ) -> None:
+        """Build from merges (our models) or from a rank table (tiktoken's), not both.
+
+        `special_tokens` is a sequence of strings (given ids after the merges, in order) or a
+        mapping string -> id (as tiktoken's encodings fix them).
+        """
+        if (merges is None) == (ranks is None):
+            raise ValueError("give exactly one of merges= (a trained model) or ranks= (a tiktoken table)")
+        self.pattern_name, self.pattern = resolve_pattern(pattern)
+        self.name = name
+        self._split = _splitter(compile_pattern(self.pattern))
+        if merges is not None:
+            self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
+            self._vocab, self._ranks, self._left_lengths = _tables_from_merges(self.merges)
+        else:
+            self.merges = []
+            self._ranks = dict(ranks)
+            self._left_lengths = None  # tiktoken's rule: any concatenation that is a token merges
+            self._vocab = _vocab_from_ranks(self._ranks)
+        n_mergeable = len(self._vocab)
+        if isinstance(special_tokens, dict):
+            self.special_tokens = dict(special_tokens)
+        else:
+            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(special_tokens)}
+        if len(set(self.special_tokens.values())) != len(self.special_tokens):
+            raise ValueError(f"special tokens share an id: {self.special_tokens}")
+        for text, token_id in self.special_tokens.items():
+            if not text:
+                raise ValueError("a special token cannot be the empty string")
+            if token_id < n_mergeable and self._vocab[token_id] is not None:
+                raise ValueError(f"special token {text!r} reuses id {token_id} of a mergeable token")
+        self._special_decoder = {i: t.encode("utf-8") for t, i in self.special_tokens.items()}
+        self._cache: dict[str, list[int]] = {}
+        # Derived from the vocabulary like _vocab (not a cache): where pre-tokens may be cut.
+        self._splitter = SafeSplitter(self._ranks)
+        self._segment_cache: dict[str, list[int]] = {}
+        self._cache_entries = cache_entries
+        self._fingerprint: str | None = None
+        self.train_seconds: float | None = None
+
+    # ---------------------------------------------------------------- constructors
+
+    @classmethod
+    def train(
+        cls,
+        texts: Iterable[str],
+        vocab_size: int,
+        *,
+        pattern: str | None = "cl100k",
+        min_frequency: int = 2,
+        special_tokens: Sequence[str] = (),
+        progress: bool = False,
+    ) -> ByteLevelBPE:
+        """Learn merges from `texts` (any iterable of str, streamed) up to `vocab_size` tokens.
+
+        `vocab_size` counts the 256 bytes, the merges and the special tokens. Training stops early
+        when the most frequent pair occurs fewer than `min_frequency` times; `.vocab_size` then says
+        the size actually reached.
+        """
+        from benchmark.bpe.train import count_pretokens, train_merges
+
+        n_merges = _n_merges_for(vocab_size, len(special_tokens))
+        started = time.perf_counter()
+        _, pattern_text = resolve_pattern(pattern)
+        counts = count_pretokens(texts, compile_pattern(pattern_text))
+        merges, _ = train_merges(counts, n_merges, min_frequency=min_frequency, progress=progress)
+        model = cls(pattern=pattern, merges=merges, special_tokens=tuple(special_tokens))
+        model.train_seconds = time.perf_counter() - started
+        return model
+
+    @classmethod
+    def train_sweep(
+        cls,
+        texts: Iterable[str],
+        vocab_sizes: Sequence[int],
+        *,
+        pattern: str | None = "cl100k",
+        min_frequency: int = 2,
+        special_tokens: Sequence[str] = (),
+        progress: bool = False,
+    ) -> dict[int, tuple[ByteLevelBPE, float]]:
+        """Train once to the largest size; return each size's model and the seconds to reach it.
+
+        BPE merges are a prefix: the model at 4,096 is the first 3,840 merges of the run to 16,384
+        (same text, pattern and min_frequency), so one run gives the whole sweep, and the time to
+        reach a size is what training to that size alone would take.
+        """
+        from benchmark.bpe.train import count_pretokens, train_merges
+
+        sizes = sorted(set(vocab_sizes))
+        if not sizes:
+            raise ValueError("train_sweep needs at least one vocabulary size")
+        wanted = {size: _n_merges_for(size, len(special_tokens)) for size in sizes}
+        started = time.perf_counter()
+        _, pattern_text = resolve_pattern(pattern)
+        counts = count_pretokens(texts, compile_pattern(pattern_text))
+        count_seconds = time.perf_counter() - started
+        merges, seconds_at = train_merges(
+            counts,
+            max(wanted.values()),
+            min_frequency=min_frequency,
+            progress=progress,
+            checkpoints=sorted(set(wanted.values())),
+        )
+        sweep: dict[int, tuple[ByteLevelBPE, float]] = {}
+        for size, n_merges in wanted.items():
+            n = min(n_merges, len(merges))
+            reached = seconds_at.get(n)
+            if reached is None:  # stopped early (min_frequency): the whole run is the time
+                reached = seconds_at[len(merges)]
+            model = cls(pattern=pattern, merges=merges[:n], special_tokens=tuple(special_tokens))
+            model.train_seconds = count_seconds + reached
+            sweep[size] = (model, model.train_seconds)
+        return sweep
+
+    @classmethod
+    def from_tiktoken(cls, name: str) -> ByteLevelBPE:
+        """OpenAI's `cl100k_base` or `o200k_base`, offline (ranks from the bpe-openai package)."""
+        from benchmark.bpe.openai_ranks import load_ranks, spec
+
+        encoding = spec(name)
+        return cls(
+            pattern=encoding.pattern,
+            ranks=load_ranks(name),
+            special_tokens=encoding.special_tokens,
+            name=name,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> ByteLevelBPE:
+        """Read a model file written by `save`; refuses a wrong version or fingerprint."""
+        from benchmark.bpe.files import load_model
+
+        return load_model(cls, Path(path))
+
+    def save(self, path: str | Path) -> None:
+        """Write the versioned JSON model file (temp file, then rename)."""
+        from benchmark.bpe.files import save_model
+
+        save_model(self, Path(path))
+
+    def save_tiktoken(self, path: str | Path) -> None:
+        """Write the rank table in tiktoken's format (`base64(token) rank` per line)."""
+        from benchmark.bpe.files import save_tiktoken_ranks
+
+        save_tiktoken_ranks(self, Path(path))
+
+    # ---------------------------------------------------------------- encoding
+
+    def encode(self, text: str, *, allowed_special: Literal["all"] | Collection[str] = ()) -> list[int]:
+        """Token ids for `text`.
+
+        Special tokens' text is encoded as ordinary text unless listed in `allowed_special`
+        (or `allowed_special="all"`), so user input cannot inject them.
+        """
+        if allowed_special == "all":
+            allowed = set(self.special_tokens)
+        else:
+            allowed = set(allowed_special)
+            unknown = allowed - self.special_tokens.keys()
+            if unknown:
+                raise ValueError(
+                    f"allowed_special names tokens this model does not have: {sorted(unknown)}; "
+                    f"its special tokens are {sorted(self.special_tokens)}"
+                )
+        if not allowed:
+            return self.encode_ordinary(text)
+        # Longest first, so that a special token that contains another one wins.
+        special_re = regex.compile("|".join(regex.escape(t) for t in sorted(allowed, key=len, reverse=True)))
+        ids: list[int] = []
+        start = 0
+        for match in special_re.finditer(text):
+            ids.extend(self.encode_ordinary(text[start : match.start()]))
+            ids.append(self.special_tokens[match.group()])
+            start = match.end()
+        ids.extend(self.encode_ordinary(text[start:]))
+        return ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Token ids for `text`, with every special token's text treated as ordinary text."""
+        cache = self._cache
+        ids: list[int] = []
+        extend = ids.extend
+        try:
+            for piece in self._split(text):
+                cached = cache.get(piece)
+                if cached is None:
+                    cached = self._encode_piece(piece)
+                extend(cached)
+        except UnicodeEncodeError:
+            raise _surrogate_error(text) from None
+        return ids
+
+    def encode_batch(
+        self, texts: Iterable[str], *, allowed_special: Literal["all"] | Collection[str] = ()
+    ) -> list[list[int]]:
+        """`encode` over many texts (one thread: the cache is shared between them)."""
+        return [self.encode(text, allowed_special=allowed_special) for text in texts]
+
+    def _encode_piece(self, piece: str) -> list[int]:
+        data = piece.encode("utf-8")
+        if self._left_lengths is None and (rank := self._ranks.get(data)) is not None:
+            # subtle: tiktoken returns a pre-token that is itself a token as that token, without
+            # running the merges; with its byte rule the merges could split it differently.
+            ids = [rank]
+        elif len(piece) > 1 and not piece.isascii():
+            segments = self._splitter.split(piece)
+            if len(segments) == 1:
+                ids = merge_piece(data, self._ranks, self._left_lengths)
+            else:
+                ids = []
+                segment_cache = self._segment_cache
+                for segment in segments:
+                    # subtle: a segment is merged even if it is a whole token (no tiktoken
+                    # shortcut: that applies to pre-tokens only), so it has its own cache.
+                    segment_ids = segment_cache.get(segment)
+                    if segment_ids is None:
+                        segment_ids = segment_cache[segment] = merge_piece(
+                            segment.encode("utf-8"), self._ranks, self._left_lengths
+                        )
+                    ids.extend(segment_ids)
+                if len(segment_cache) >= self._cache_entries:
+                    segment_cache.clear()
+        else:
+            ids = merge_piece(data, self._ranks, self._left_lengths)
+        cache = self._cache
+        if len(cache) >= self._cache_entries:
+            # Bounded: drop the oldest quarter (dicts keep insertion order).
+            for key in list(islice(cache, self._cache_entries // 4 or 1)):
+                del cache[key]
+        cache[piece] = ids
+        return ids
+
+    def clear_cache(self) -> None:
+        """Forget every cached pre-token (for timing a cold encoder)."""
+        self._cache.clear()
+        self._segment_cache.clear()
+        self._splitter.clear_memo()
+
+    # ---------------------------------------------------------------- decoding
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The bytes that `ids` stand for."""
+        return b"".join(self.token_bytes(i) for i in ids)
+
+    def decode(self, ids: Iterable[int], *, errors: str = "replace") -> str:
+        """Text for `ids`; bytes that are not valid UTF-8 become U+FFFD (`errors="strict"` raises)."""
+        return self.decode_bytes(ids).decode("utf-8", errors=errors)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one token."""
+        vocab = self._vocab
+        if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
+            return data
+        try:
+            return self._special_decoder[token_id]
+        except (KeyError, TypeError):
+            raise ValueError(f"token id {token_id!r} is not in this vocabulary (size {self.vocab_size})") from None
+
+    def decoder(self) -> StreamingDecoder:
+        """An incremental decoder: feed ids one at a time, get text at whole characters."""
+        return StreamingDecoder(self)
+
+    # ---------------------------------------------------------------- facts
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of ids: one more than the largest id (as tiktoken's `n_vocab`)."""
+        largest = max(self._special_decoder, default=-1)
+        return max(len(self._vocab), largest + 1)
+
+    @property
+    def is_trained(self) -> bool:
+        """True for our merges, False for an imported rank table."""
+        return self._left_lengths is not None
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 over the canonical content: pattern, merges (or ranks), special tokens."""
+        if self._fingerprint is None:
+            from benchmark.bpe.files import fingerprint
+
+            self._fingerprint = fingerprint(self)
+        return self._fingerprint
+
+    def mergeable_ranks(self) -> dict[bytes, int]:
+        """token bytes -> id for every non-special token (tiktoken's `mergeable_ranks`)."""
+        return dict(self._ranks)
+
+    def to_tiktoken(self):  # -> tiktoken.Encoding
+        """A `tiktoken.Encoding` running this model (tiktoken's byte rule; see encode.py)."""
+        import tiktoken
+
+        return tiktoken.Encoding(
+            name=self.name or f"bpe-{self.pattern_name}-{self.vocab_size}",
+            pat_str=self.pattern if self.pattern is not None else r"(?s:.+)",
+            mergeable_ranks=self.mergeable_ranks(),
+            special_tokens=dict(self.special_tokens),
+        )
+
+    def __repr__(self) -> str:
+        kind = f"merges={len(self.merges)}" if self.is_trained else f"ranks={len(self._ranks)}"
+        return (
+            f"ByteLevelBPE(name={self.name!r}, pattern={self.pattern_name!r}, {kind}, "
+            f"special_tokens={len(self.special_tokens)}, vocab_size={self.vocab_size})"
+        )
+
+
+class StreamingDecoder:
+    """Decode ids as they arrive; emit text only at complete UTF-8 characters.
+
+    A token can end inside a character (a CJK character is 3 bytes and may be split over two
+    tokens), so bytes are held back until the character is complete.
+
+    >>> bpe = ByteLevelBPE(merges=[], pattern="none")
+    >>> d = bpe.decoder()
+    >>> [d.feed(i) for i in "é".encode()] + [d.flush()]
+    ['', 'é', '']
+    """
+
+    def __init__(self, model: ByteLevelBPE) -> None:
+        self._model = model
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def feed(self, token_id: int) -> str:
+        return self._utf8.decode(self._model.token_bytes(token_id))
+
+    def flush(self) -> str:
+        """Whatever is left; an unfinished character becomes U+FFFD."""
+        return self._utf8.decode(b"", final=True)
+
+
+# -------------------------------------------------------------------- plumbing
+
+
+def _n_merges_for(vocab_size: int, n_special: int) -> int:
+    n_merges = vocab_size - 256 - n_special
+    if n_merges < 0:
+        raise ValueError(
+            f"vocab_size {vocab_size} is below the 256 byte tokens plus {n_special} special tokens; "
+            f"use at least {256 + n_special}"
+        )
+    return n_merges
+
+
+def _splitter(compiled: regex.Pattern[str] | None):
+    if compiled is None:
+        return lambda text: [text] if text else []
+    return compiled.findall
+
+
+def _tables_from_merges(
+    merges: list[tuple[int, int]],
+) -> tuple[list[bytes | None], dict[bytes, int], dict[bytes, int]]:
+    vocab: list[bytes | None] = [bytes([b]) for b in range(256)]
+    left_lengths: dict[bytes, int] = {}
+    for k, (left, right) in enumerate(merges):
+        new_id = 256 + k
+        if not (0 <= left < new_id and 0 <= right < new_id):
+            raise ValueError(f"merge {k} ({left}, {right}) uses an id not made before it (< {new_id})")
+        data = vocab[left] + vocab[right]
+        if data in left_lengths or len(data) == 1:
+            raise ValueError(f"merge {k} ({left}, {right}) makes {data!r}, which is already a token")
+        left_lengths[data] = len(vocab[left])
+        vocab.append(data)
+    ranks = {data: i for i, data in enumerate(vocab)}
+    return vocab, ranks, left_lengths
+
+
+def _vocab_from_ranks(ranks: dict[bytes, int]) -> list[bytes | None]:
+    if not ranks:
+        raise ValueError("an empty rank table")
+    vocab: list[bytes | None] = [None] * (max(ranks.values()) + 1)
+    for data, rank in ranks.items():
+        if rank < 0 or vocab[rank] is not None:
+            raise ValueError(f"rank {rank} is negative or used twice in the rank table")
+        vocab[rank] = data
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise ValueError(f"the rank table lacks single-byte tokens (e.g. {missing[:5]}); it cannot encode every text")
+    return vocab
+
+
+def _surrogate_error(text: str) -> ValueError:
+    for index, char in enumerate(text):
+        if 0xD800 <= ord(char) <= 0xDFFF:
+            return ValueError(
+                f"text has a lone surrogate U+{ord(char):04X} at index {index}, which UTF-8 cannot "
+                "encode; fix the input (e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16'))"
+            )
+    return ValueError("text cannot be encoded as UTF-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical_json(value: object) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")

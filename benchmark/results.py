@@ -1,0 +1,139 @@
+"""Result rows and the run record: immutable, validated when built, saved as versioned JSON.
+
+Data flows one way: measure.py builds `ResultRow`s and a `RunRecord`, `save_results` writes
+`results.json`, and every writer (CSV, Markdown, HTML, plots) reads only that file's content, so
+reports can be rendered again from a saved run without measuring anything.
+
+The CSV header equals `ROW_FIELDS`, in that order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmark.errors import BenchmarkError
+from benchmark.fileio import atomic_write_bytes, atomic_write_text  # noqa: F401  (re-exported)
+
+# History of the file format (pyperf's habit: say what changed).
+#   1: first version.
+RESULTS_FORMAT_VERSION = 1
+
+# Columns whose values are wall-clock measurements: the only ones allowed to differ between two
+# runs of the same corpus and configuration.
+TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second")
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One tokenizer on one language. Float fields are None when not applicable or skipped."""
+
+    tokenizer: str  # the tokenizer's id, e.g. "bpe/cl100k-4096", "tiktoken/o200k_base"
+    family: str  # e.g. "bpe", "tiktoken", "sentencepiece-unigram", "hf-wordpiece", "hf-bpe"
+    vocab_size: int
+    language: str  # the corpus code, e.g. "jpn_Jpan"
+    n_sentences: int
+    n_tokens: int  # sum over sentences, each encoded on its own as plain text
+    n_bytes: int  # UTF-8 bytes of the measured sentences (no newlines)
+    n_chars: int  # Unicode code points of the measured sentences
+    bytes_per_token: float | None
+    chars_per_token: float | None
+    tokens_per_sentence: float | None
+    premium: float | None  # n_tokens / reference language's n_tokens on the same lines
+    premium_ci_low: float | None  # 95% bootstrap over sentences, seeded
+    premium_ci_high: float | None
+    unk_rate: float | None  # share of tokens that are the unknown token
+    byte_fallback_rate: float | None  # share of tokens that are byte-fallback pieces
+    roundtrip_rate: float | None  # share of sentences with decode(encode(s)) == s
+    vocab_utilisation: float | None  # share of the vocabulary used on this language
+    train_seconds: float | None  # None for tokenizers we did not train
+    throughput_mb_s: float | None  # single thread, median of repeats, unseen text
+    tokens_per_second: float | None
+    embedding_params: int  # vocab_size x 768
+    status: str  # "ok" or "skipped: <reason>"
+
+    def __post_init__(self) -> None:
+        if not self.tokenizer or not self.language:
+            raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
+        if not (self.status == "ok" or self.status.startswith("skipped: ")):
+            raise ValueError(f"status must be 'ok' or 'skipped: <reason>', got {self.status!r}")
+        for name in ("n_sentences", "n_tokens", "n_bytes", "n_chars", "vocab_size", "embedding_params"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0 in {self.tokenizer}/{self.language}")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow))
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What produced the rows: enough to reproduce or to judge a comparison."""
+
+    date: str  # ISO 8601, UTC
+    settings: dict[str, Any]  # languages, reference, vocab sizes, corpus dirs, quick, seeds ...
+    package_versions: dict[str, str]  # python, tiktoken, sentencepiece, tokenizers, ...
+    machine: dict[str, Any]  # platform, processor, cpu count, python implementation
+    corpus_checksums: dict[str, str]  # "<split>/<file name>" -> sha256
+    tokenizers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # tokenizer id -> {"family", "vocab_size", "fingerprint", "settings": {...}, "status"}
+    examples: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # language -> tokenizer id -> the example sentence split into token strings, for the
+    # token-boundary plot ("Fred", "dy")
+    example_sentences: dict[str, str] = field(default_factory=dict)  # language -> sentence
+    language_names: dict[str, str] = field(default_factory=dict)  # "jpn_Jpan" -> "Japanese"
+
+
+@dataclass(frozen=True)
+class Results:
+    rows: tuple[ResultRow, ...]
+    record: RunRecord
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": RESULTS_FORMAT_VERSION,
+            "record": dataclasses.asdict(self.record),
+            "rows": [row.to_dict() for row in self.rows],
+        }
+
+
+def save_results(results: Results, path: Path) -> None:
+    text = json.dumps(results.to_dict(), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    atomic_write_text(Path(path), text)
+
+
+def load_results(path: Path) -> Results:
+    """Read a `results.json`; a wrong version or a malformed row is one clear error."""
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BenchmarkError(f"{path}: no such results file; run `python -m benchmark run` first") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BenchmarkError(f"{path}: not a results.json ({exc})") from None
+    version = raw.get("format_version") if isinstance(raw, dict) else None
+    if version != RESULTS_FORMAT_VERSION:
+        raise BenchmarkError(
+            f"{path}: results format version {version!r}, this program reads {RESULTS_FORMAT_VERSION}; "
+            "run `python -m benchmark run` again to regenerate it"
+        )
+    try:
+        rows = tuple(ResultRow(**row) for row in raw["rows"])
+        record = RunRecord(**raw["record"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BenchmarkError(f"{path}: malformed results ({exc})") from None
+    return Results(rows=rows, record=record)
