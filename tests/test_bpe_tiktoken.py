@@ -1,0 +1,100 @@
+"""Loaded with OpenAI's ranks, our encoder gives exactly tiktoken's ids.
+
+tiktoken is built offline from the same rank files (tiktoken.get_encoding would download them), so
+the two engines differ only in their code: pattern splitting, the merge loop, our safe cuts and the
+cache.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import tiktoken
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmark.bpe import ByteLevelBPE
+from benchmark.bpe.openai_ranks import load_ranks, spec
+
+FLORES = Path(__file__).resolve().parents[1] / "corpora" / "flores200"
+LANGUAGES = ["eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn"]
+ENCODINGS = ["cl100k_base", "o200k_base"]
+
+ADVERSARIAL = [
+    "",
+    " ",
+    "\n",
+    "\r\n\r\n  \r\n",
+    "\x00\x00 a\x00b",
+    "👩‍👩‍👧‍👦 family, 🏳️‍🌈 flag, 👍🏽 thumbs",
+    "e\u0301 combining: a\u0308\u0323 ñ n\u0303",
+    "中文字符和日本語のひらがなとカタカナ、한국어 음절",
+    "mixed Latin кириллица 漢字 한글 العربية עברית हिन्दी",
+    "1234567890123456789012345678901234567890",
+    "3.14159e-10 1,000,000 0x1F 007",
+    "def f(x):\n    if x:\n        return x  # comment\n\treturn None\n",
+    "    leading and trailing spaces    ",
+    "it's they're we've I'd you'll IT'S THEY'RE",
+    "a" * 10_000,
+    " " * 5_000 + "x",
+    "\t\t\t\n\n\n   \r\r",
+    "<|endoftext|> is ordinary text here",
+    "\ufeffBOM and \u200b zero width \u2028 line sep",
+    "x" + "\u0300" * 500,
+    "🙂" * 300,
+    "日本" * 2_000,
+]
+
+
+@pytest.fixture(scope="module", params=ENCODINGS)
+def pair(request) -> tuple[ByteLevelBPE, tiktoken.Encoding]:
+    name = request.param
+    encoding_spec = spec(name)
+    theirs = tiktoken.Encoding(
+        name,
+        pat_str=encoding_spec.pattern,
+        mergeable_ranks=load_ranks(name),
+        special_tokens=encoding_spec.special_tokens,
+    )
+    return ByteLevelBPE.from_tiktoken(name), theirs
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_devtest_line_and_the_whole_text(pair, language):
+    ours, theirs = pair
+    text = (FLORES / "devtest" / f"{language}.devtest").read_text(encoding="utf-8")
+    ours.clear_cache()
+    mismatches = [line for line in text.splitlines() if ours.encode(line) != theirs.encode_ordinary(line)]
+    assert mismatches == []
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
+def test_adversarial_strings(pair, text):
+    ours, theirs = pair
+    ids = ours.encode(text)
+    assert ids == theirs.encode_ordinary(text)
+    assert ours.decode(ids) == text
+
+
+def test_a_long_run_of_one_letter(pair):
+    ours, theirs = pair
+    text = "a" * 100_000
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(st.characters(codec="utf-8"), max_size=80))
+def test_random_text(pair, text):
+    ours, theirs = pair
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+def test_special_tokens_match_tiktoken_when_allowed(pair):
+    ours, theirs = pair
+    text = "hello <|endoftext|> world"
+    assert ours.encode(text, allowed_special="all") == theirs.encode(text, allowed_special="all")
+    # By default the special token's text is ordinary text: no injection.
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+    assert ours.vocab_size == theirs.n_vocab
