@@ -1,0 +1,85 @@
+"""The small interface every tokenizer is measured through.
+
+The contract is plain text: `encode` takes a sentence and returns ids with no BOS/EOS, no
+special-token parsing and no truncation, so every library is counted the same way. `decode`
+returns text (lossy where the tokenizer normalises: that is what `roundtrip_rate` measures).
+
+Each adapter records `settings` in the HF style of named stages (normalizer, pre_tokenizer,
+model, decoder) so a reader of results.json can see *why* two tokenizers count differently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A tokenizer that cannot exist at this size (e.g. vocabulary below its alphabet)."""
+
+    id: str
+    family: str
+    vocab_size: int
+    reason: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+class Adapter:
+    """One tokenizer behind the common interface. Subclasses set the attributes in __init__."""
+
+    id: str  # used everywhere: "bpe/cl100k-4096", "tiktoken/o200k_base", ...
+    family: str  # "bpe", "tiktoken", "bpe_openai", "sentencepiece-unigram", "hf-wordpiece", ...
+    vocab_size: int
+    fingerprint: str  # sha256 hex of the model file / ranks, so a changed model is visible
+    settings: dict[str, Any]
+    train_seconds: float | None = None  # None for tokenizers we did not train
+    unk_id: int | None = None  # the unknown token's id, where the model has one
+    byte_fallback_ids: frozenset[int] = frozenset()  # SentencePiece-style <0xNN> pieces
+
+    def encode(self, text: str) -> list[int]:
+        raise NotImplementedError
+
+    def decode(self, ids: Sequence[int]) -> str:
+        raise NotImplementedError
+
+    def token_strings(self, text: str) -> list[str]:
+        """The text split at token boundaries, for a person to read: ["Once", " upon", ...].
+
+        A token that is part of a character (a byte-level token splitting a UTF-8 sequence)
+        is shown as its bytes in hex, e.g. "<e3 81>"."""
+        return [self.token_text(i) for i in self.encode(text)]
+
+    def token_text(self, token_id: int) -> str:
+        raise NotImplementedError
+
+    def reset_cache(self) -> None:
+        """Empty any encode cache, so timing sees text for the first time (no-op by default)."""
+
+    def describe(self) -> dict[str, Any]:
+        """The tokenizer's entry in the run record."""
+        return {
+            "family": self.family,
+            "vocab_size": self.vocab_size,
+            "fingerprint": self.fingerprint,
+            "train_seconds": self.train_seconds,
+            "settings": self.settings,
+            "status": "ok",
+        }
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id!r} vocab_size={self.vocab_size}>"
+
+
+def readable_bytes(data: bytes) -> str:
+    """Bytes of one token as a person should see them: the text if it is whole UTF-8,
+    otherwise hex (`<e3 81>`), because a replacement character would hide what the token is."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "<" + " ".join(f"{b:02x}" for b in data) + ">"
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

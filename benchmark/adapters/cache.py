@@ -1,0 +1,75 @@
+"""On-disk cache of trained tokenizers, so a rerun does not train again.
+
+An entry is keyed by a hash of the training text, the training settings and the library version:
+change any of them and the key changes, so a stale model is never reused. Each entry is the
+model file plus a small JSON beside it holding the seconds the original training took (the
+`train_seconds` column reports that training, not the cache read). Files are written to a
+temporary name and renamed, so an interrupted run never leaves half a model behind.
+
+Default location: `$XDG_CACHE_HOME/tokencost` or `~/.cache/tokencost`; `--cache-dir` overrides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from benchmark.results import atomic_write_bytes, atomic_write_text
+
+CACHE_FORMAT = 1  # bump when the entry layout changes, to orphan old entries
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tokencost"
+
+
+def text_digest(texts: Sequence[str]) -> str:
+    """sha256 over the training lines, each terminated by a newline (order matters)."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class TrainingCache:
+    root: Path
+    enabled: bool = True  # False with --retrain: never read, but still write the fresh models
+
+    def key(self, family: str, *, texts_sha256: str, settings: dict[str, Any], library_version: str) -> str:
+        blob = json.dumps(
+            {"format": CACHE_FORMAT, "family": family, "texts": texts_sha256, "settings": settings,
+             "library_version": library_version},
+            sort_keys=True,
+        )
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+    def _paths(self, family: str, key: str, suffix: str) -> tuple[Path, Path]:
+        folder = Path(self.root) / family
+        return folder / f"{key}{suffix}", folder / f"{key}.json"
+
+    def load(self, family: str, key: str, suffix: str) -> tuple[Path, dict[str, Any]] | None:
+        """The cached model path and its metadata, or None when absent (or --retrain)."""
+        if not self.enabled:
+            return None
+        model_path, meta_path = self._paths(family, key, suffix)
+        if not (model_path.is_file() and meta_path.is_file()):
+            return None
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # a damaged entry is a miss: training again repairs it
+        return model_path, meta
+
+    def store(self, family: str, key: str, suffix: str, model: bytes, meta: dict[str, Any]) -> Path:
+        model_path, meta_path = self._paths(family, key, suffix)
+        # Model first, metadata last: `load` needs both, so a crash in between is a miss.
+        atomic_write_bytes(model_path, model)
+        atomic_write_text(meta_path, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+        return model_path

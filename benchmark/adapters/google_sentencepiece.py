@@ -1,0 +1,196 @@
+"""SentencePiece Unigram, trained on our text at each size, and user `.model` files.
+
+Training choices (recorded in each tokenizer's settings):
+- `num_threads=1`: SentencePiece's result depends on the thread count (checked: 1 and 2 threads
+  give different models), so one thread keeps the counts reproducible on any machine.
+- `character_coverage=0.9995`, SentencePiece's recommendation for languages with large
+  alphabets: the rarest 0.05% of characters are left out of the vocabulary...
+- ...and `byte_fallback=True` spells those as UTF-8 byte pieces (`<0xE3>`) instead of `<unk>`,
+  as Llama-style models do; `byte_fallback_rate` counts them. The 256 byte pieces take room in
+  the vocabulary, which is why small sizes are skipped for Japanese and Korean character sets.
+- `hard_vocab_limit=True`: a size that cannot hold the required characters is an error, which
+  becomes a `skipped: ...` row rather than a model of a different size.
+- The default `nmt_nfkc` normalisation and the dummy prefix space are kept (that is what a user
+  of SentencePiece gets); both can change the text, which the round-trip column shows.
+- No BOS/EOS/PAD: the plain-text contract. Every sentence is used (no sampling, no shuffling).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Sequence
+
+from benchmark.adapters.base import Adapter, Skipped, sha256_hex
+from benchmark.adapters.cache import TrainingCache
+
+FAMILY = "sentencepiece-unigram"
+MODEL_SUFFIX = ".model"
+
+TRAINING_OPTIONS = {
+    "model_type": "unigram",
+    "character_coverage": 0.9995,
+    "byte_fallback": True,
+    "normalization_rule_name": "nmt_nfkc",
+    "add_dummy_prefix": True,
+    "num_threads": 1,
+    "hard_vocab_limit": True,
+    "input_sentence_size": 0,
+    "shuffle_input_sentence": False,
+    "bos_id": -1,
+    "eos_id": -1,
+    "pad_id": -1,
+    "unk_id": 0,
+}
+
+
+class SentencePieceAdapter(Adapter):
+    def __init__(self, model_proto: bytes, *, id: str, family: str, train_seconds: float | None,
+                 settings: dict) -> None:
+        import sentencepiece as spm
+
+        self.processor = spm.SentencePieceProcessor(model_proto=model_proto)
+        self.id = id
+        self.family = family
+        self.vocab_size = self.processor.get_piece_size()
+        self.fingerprint = sha256_hex(model_proto)
+        self.train_seconds = train_seconds
+        self.unk_id = self.processor.unk_id()
+        self.byte_fallback_ids = frozenset(i for i in range(self.vocab_size) if self.processor.IsByte(i))
+        # EncodeAsIds takes no per-call options: no BOS/EOS unless set on the processor (never here).
+        self._encode = self.processor.EncodeAsIds
+        self.settings = {
+            "library": f"sentencepiece {spm.__version__}",
+            "normalizer": _normalizer_of(model_proto),
+            "pre_tokenizer": "whitespace as ▁, dummy prefix",
+            "model": "unigram",
+            "decoder": "pieces joined, ▁ -> space",
+            "byte_fallback": bool(self.byte_fallback_ids),
+            **settings,
+        }
+
+    def encode(self, text: str) -> list[int]:
+        return self._encode(text)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.processor.DecodeIds(list(ids))
+
+    def token_text(self, token_id: int) -> str:
+        if token_id in self.byte_fallback_ids:
+            return f"<{self.processor.IdToPiece(token_id)[3:5].lower()}>"  # "<0xE3>" -> "<e3>"
+        return self.processor.IdToPiece(token_id).replace("\u2581", " ")
+
+
+def _normalizer_of(model_proto: bytes) -> str:
+    """The normalisation rule name stored in the model (a user's model may use another).
+
+    Read straight from the protobuf wire format (ModelProto field 3 = normalizer_spec, whose
+    field 1 = name), because sentencepiece's own reader needs the protobuf package."""
+    spec = _protobuf_field(model_proto, 3)
+    name = _protobuf_field(spec, 1) if spec is not None else None
+    return name.decode("utf-8", "replace") if name else "unknown"
+
+
+def _protobuf_field(data: bytes, wanted: int) -> bytes | None:
+    """The first length-delimited field number `wanted` of a protobuf message, or None."""
+    def varint(pos: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = data[pos]
+            value |= (byte & 0x7F) << shift
+            pos += 1
+            shift += 7
+            if byte < 0x80:
+                return value, pos
+
+    pos = 0
+    try:
+        while pos < len(data):
+            tag, pos = varint(pos)
+            number, wire_type = tag >> 3, tag & 7
+            if wire_type == 0:
+                _, pos = varint(pos)
+            elif wire_type == 1:
+                pos += 8
+            elif wire_type == 5:
+                pos += 4
+            elif wire_type == 2:
+                length, pos = varint(pos)
+                if number == wanted:
+                    return data[pos : pos + length]
+                pos += length
+            else:
+                return None
+    except IndexError:
+        return None
+    return None
+
+
+def trained_id(vocab_size: int) -> str:
+    return f"sentencepiece/unigram-{vocab_size}"
+
+
+def train_sizes(texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int], cache: TrainingCache,
+                ) -> dict[int, Adapter | Skipped]:
+    """One training run per size (SentencePiece cannot cut a Unigram model to a smaller size)."""
+    import sentencepiece as spm
+
+    settings = {"training": dict(TRAINING_OPTIONS)}
+    out: dict[int, Adapter | Skipped] = {}
+    for size in vocab_sizes:
+        key = cache.key(FAMILY, texts_sha256=texts_sha256, settings={**TRAINING_OPTIONS, "vocab_size": size},
+                        library_version=spm.__version__)
+        hit = cache.load(FAMILY, key, MODEL_SUFFIX)
+        if hit is not None:
+            path, meta = hit
+            if "skipped" in meta:
+                out[size] = Skipped(trained_id(size), FAMILY, size, meta["skipped"], settings)
+            else:
+                out[size] = SentencePieceAdapter(path.read_bytes(), id=trained_id(size), family=FAMILY,
+                                                 train_seconds=meta["train_seconds"], settings=settings)
+            continue
+        result = _train(texts, size)
+        if isinstance(result, str):
+            cache.store(FAMILY, key, MODEL_SUFFIX, b"", {"skipped": result})
+            out[size] = Skipped(trained_id(size), FAMILY, size, result, settings)
+            continue
+        model_proto, seconds = result
+        cache.store(FAMILY, key, MODEL_SUFFIX, model_proto, {"train_seconds": seconds})
+        out[size] = SentencePieceAdapter(model_proto, id=trained_id(size), family=FAMILY,
+                                         train_seconds=seconds, settings=settings)
+    return out
+
+
+def _train(texts: Sequence[str], vocab_size: int) -> tuple[bytes, float] | str:
+    """(model bytes, seconds), or the reason this size cannot be trained."""
+    import time
+
+    import sentencepiece as spm
+
+    model = io.BytesIO()
+    started = time.perf_counter()
+    try:
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(texts), model_writer=model, vocab_size=vocab_size,
+            minloglevel=2, **TRAINING_OPTIONS,
+        )
+    except RuntimeError as exc:
+        message = str(exc)
+        needed = re.search(r"smaller than required_chars\. (\d+) vs (\d+)", message)
+        if needed:
+            return (f"vocab_size {vocab_size} is below the {needed.group(2)} pieces SentencePiece must "
+                    f"hold (characters at coverage {TRAINING_OPTIONS['character_coverage']}, "
+                    "256 byte-fallback pieces, <unk>)")
+        too_big = re.search(r"Vocabulary size is too high \((\d+)\)", message)
+        if too_big:
+            return f"vocab_size {vocab_size} is more than the training text supports (SentencePiece: {message.splitlines()[-1][:120]})"
+        return f"SentencePiece training failed: {message.splitlines()[-1][:160]}"
+    return model.getvalue(), time.perf_counter() - started
+
+
+def from_file(path: Path) -> Adapter:
+    """A user's SentencePiece `.model` file (any model type), encoded without BOS/EOS."""
+    data = Path(path).read_bytes()
+    return SentencePieceAdapter(data, id=f"file/{Path(path).name}", family="file-sentencepiece",
+                                train_seconds=None, settings={"source": str(path)})

@@ -1,0 +1,251 @@
+"""HuggingFace `tokenizers`: WordPiece and byte-level BPE trained at each size, and user
+`tokenizer.json` files.
+
+- WordPiece is set up as multilingual BERT (cased) is: BERT normaliser without lowercasing or
+  accent stripping (an uncased model would fold Czech and Spanish accents and decompose Korean
+  syllables), BERT pre-tokeniser (splits at spaces and punctuation, every CJK ideograph alone),
+  `[UNK]` for a word it cannot spell, `##` continuation pieces. Its decoder joins words with
+  spaces, so `decode(encode(s)) != s` wherever punctuation touches a word: that is the documented
+  exception to the round-trip rule, and the reason WordPiece's round-trip rate is low.
+- Byte-level BPE uses the same pre-tokenisation as our `bpe/cl100k-*` (the cl100k regex, then
+  GPT-2's byte-to-character map) and the same `min_frequency=2`, so it is the reference our
+  trainer should match in compression.
+
+Encoding is `add_special_tokens=False` (no [CLS]/[SEP]), without truncation or padding. HF runs
+on one thread here: `RAYON_NUM_THREADS=1` and `TOKENIZERS_PARALLELISM=false` are set before the
+library is first imported (measure timings are single-thread for every tokenizer).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+from benchmark.adapters.base import Adapter, Skipped, readable_bytes, sha256_hex
+from benchmark.adapters.cache import TrainingCache
+
+WORDPIECE = "hf-wordpiece"
+BPE = "hf-bpe"
+MODEL_SUFFIX = ".tokenizer.json"
+UNK = "[UNK]"
+MIN_FREQUENCY = 2
+
+
+def _import_tokenizers():
+    # Before the first import: rayon reads these when it builds its thread pool.
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import tokenizers
+
+    return tokenizers
+
+
+@lru_cache(maxsize=1)
+def _byte_decoder() -> dict[str, int]:
+    """GPT-2's byte-level map, reversed: the printable character HF shows -> the byte."""
+    tokenizers = _import_tokenizers()
+    alphabet = tokenizers.pre_tokenizers.ByteLevel.alphabet()
+    # ByteLevel.alphabet() is unordered; rebuild GPT-2's bytes_to_unicode to get the pairing.
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    chars = printable[:]
+    n = 0
+    for b in range(256):
+        if b not in printable:
+            printable.append(b)
+            chars.append(256 + n)
+            n += 1
+    mapping = {chr(c): b for b, c in zip(printable, chars)}
+    assert set(mapping) == set(alphabet), "GPT-2 byte map does not match tokenizers' ByteLevel alphabet"
+    return mapping
+
+
+class HFAdapter(Adapter):
+    def __init__(self, tokenizer_json: str, *, id: str, family: str, train_seconds: float | None,
+                 settings: dict[str, Any]) -> None:
+        tokenizers = _import_tokenizers()
+        self.tokenizer = tokenizers.Tokenizer.from_str(tokenizer_json)
+        self.id = id
+        self.family = family
+        self.vocab_size = self.tokenizer.get_vocab_size(with_added_tokens=True)
+        self.fingerprint = sha256_hex(tokenizer_json.encode("utf-8"))
+        self.train_seconds = train_seconds
+        config = json.loads(tokenizer_json)
+        model = config.get("model") or {}
+        unk_token = model.get("unk_token")
+        self.unk_id = self.tokenizer.token_to_id(unk_token) if unk_token else None
+        self._byte_level = _uses_byte_level(config)
+        self._continuation = model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None
+        if model.get("byte_fallback"):
+            vocab = self.tokenizer.get_vocab(with_added_tokens=False)
+            self.byte_fallback_ids = frozenset(i for piece, i in vocab.items() if _is_byte_piece(piece))
+        self.settings = {
+            "library": f"tokenizers {tokenizers.__version__}",
+            "normalizer": _stage(config.get("normalizer")),
+            "pre_tokenizer": _stage(config.get("pre_tokenizer")),
+            "model": _stage({k: v for k, v in model.items() if k not in ("vocab", "merges")}),
+            "decoder": _stage(config.get("decoder")),
+            "special_tokens": "not added (add_special_tokens=False)",
+            **settings,
+        }
+        encode = self.tokenizer.encode
+        self._encode = lambda text: encode(text, add_special_tokens=False).ids
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+
+    def encode(self, text: str) -> list[int]:
+        return self._encode(text)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.tokenizer.decode(list(ids), skip_special_tokens=False)
+
+    def token_text(self, token_id: int) -> str:
+        piece = self.tokenizer.id_to_token(token_id)
+        if piece is None:
+            return f"<id {token_id}>"
+        if self._byte_level:
+            table = _byte_decoder()
+            if all(ch in table for ch in piece):
+                return readable_bytes(bytes(table[ch] for ch in piece))
+        if token_id in self.byte_fallback_ids:
+            return f"<{piece[3:5].lower()}>"
+        return piece
+
+    def token_strings(self, text: str) -> list[str]:
+        if self._continuation is None:
+            return super().token_strings(text)
+        # WordPiece drops spaces and marks continuations with "##"; the offsets give back the
+        # original text of each token, with the gap before it, so the pieces read like the
+        # sentence ("Once", " upon", ","). An unknown word shows as [UNK].
+        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        out = []
+        previous_end = 0
+        for token_id, (start, end) in zip(encoding.ids, encoding.offsets):
+            gap = text[previous_end:start] if start >= previous_end else ""
+            piece = self.token_text(token_id) if token_id == self.unk_id else text[start:end]
+            out.append(gap + piece)
+            previous_end = max(previous_end, end)
+        return out
+
+    def reset_cache(self) -> None:
+        # HF's BPE model keeps a word -> tokens cache; empty it for "unseen text" timing.
+        clear = getattr(self.tokenizer.model, "_clear_cache", None)
+        if clear is not None:
+            clear()
+
+
+def _stage(config: Any) -> Any:
+    """A pipeline stage's settings as HF stores them (without large tables)."""
+    if config is None:
+        return None
+    return json.loads(json.dumps(config))
+
+
+def _uses_byte_level(config: dict) -> bool:
+    text = json.dumps({k: config.get(k) for k in ("pre_tokenizer", "decoder")})
+    return '"ByteLevel"' in text
+
+
+def _is_byte_piece(piece: str) -> bool:
+    return len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">")
+
+
+def _new_wordpiece():
+    tokenizers = _import_tokenizers()
+    from tokenizers import decoders, models, normalizers, pre_tokenizers
+
+    tok = tokenizers.Tokenizer(models.WordPiece(unk_token=UNK))
+    tok.normalizer = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=True,
+                                                strip_accents=False, lowercase=False)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    return tok
+
+
+def _wordpiece_trainer(vocab_size: int):
+    from tokenizers import trainers
+
+    return trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY,
+                                     special_tokens=[UNK], show_progress=False)
+
+
+def _new_bpe():
+    tokenizers = _import_tokenizers()
+    from tokenizers import Regex, decoders, models, pre_tokenizers
+
+    from benchmark.bpe.patterns import CL100K_PATTERN
+
+    tok = tokenizers.Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(CL100K_PATTERN), behavior="isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    return tok
+
+
+def _bpe_trainer(vocab_size: int):
+    from tokenizers import pre_tokenizers, trainers
+
+    return trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY, show_progress=False,
+                               initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+
+
+FAMILIES = {
+    WORDPIECE: ("hf/wordpiece", _new_wordpiece, _wordpiece_trainer),
+    BPE: ("hf/bpe", _new_bpe, _bpe_trainer),
+}
+
+
+def trained_id(family: str, vocab_size: int) -> str:
+    return f"{FAMILIES[family][0]}-{vocab_size}"
+
+
+def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int],
+                cache: TrainingCache) -> dict[int, Adapter | Skipped]:
+    """One training run per size. A WordPiece alphabet larger than the size is a skip: the
+    trainer would silently return a bigger vocabulary than asked for."""
+    tokenizers = _import_tokenizers()
+    _, new_tokenizer, new_trainer = FAMILIES[family]
+    recipe = json.loads(new_tokenizer().to_str())  # the untrained pipeline: part of the cache key
+    out: dict[int, Adapter | Skipped] = {}
+    for size in vocab_sizes:
+        id = trained_id(family, size)
+        settings = {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size}
+        key = cache.key(family, texts_sha256=texts_sha256,
+                        settings={"recipe": recipe, "min_frequency": MIN_FREQUENCY, "vocab_size": size},
+                        library_version=tokenizers.__version__)
+        hit = cache.load(family, key, MODEL_SUFFIX)
+        if hit is not None:
+            path, meta = hit
+            if "skipped" in meta:
+                out[size] = Skipped(id, family, size, meta["skipped"], settings)
+            else:
+                out[size] = HFAdapter(path.read_text(encoding="utf-8"), id=id, family=family,
+                                      train_seconds=meta["train_seconds"], settings=settings)
+            continue
+        tok = new_tokenizer()
+        started = time.perf_counter()
+        tok.train_from_iterator(texts, trainer=new_trainer(size))
+        seconds = time.perf_counter() - started
+        n_vocab = tok.get_vocab_size(with_added_tokens=True)
+        if n_vocab > size:
+            reason = (f"vocab_size {size} is below the WordPiece alphabet of the training text "
+                      f"({n_vocab} entries: its characters, their ## forms and [UNK])")
+            cache.store(family, key, MODEL_SUFFIX, b"", {"skipped": reason})
+            out[size] = Skipped(id, family, size, reason, settings)
+            continue
+        tokenizer_json = tok.to_str()
+        cache.store(family, key, MODEL_SUFFIX, tokenizer_json.encode("utf-8"), {"train_seconds": seconds})
+        out[size] = HFAdapter(tokenizer_json, id=id, family=family, train_seconds=seconds, settings=settings)
+    return out
+
+
+def from_file(path: Path) -> Adapter:
+    """A user's `tokenizer.json` (any HF model type), encoded without special tokens."""
+    text = Path(path).read_text(encoding="utf-8")
+    return HFAdapter(text, id=f"file/{Path(path).name}", family="file-hf", train_seconds=None,
+                     settings={"source": str(path)})

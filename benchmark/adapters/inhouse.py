@@ -1,0 +1,97 @@
+"""Our `ByteLevelBPE` behind the adapter interface: trained sweeps and user model files.
+
+The sweep trains once, to the largest size, and cuts the merge list for each smaller size (BPE
+merges are a prefix); `train_seconds` of a size is the time that one run took to reach it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from benchmark.adapters.base import Adapter, readable_bytes
+from benchmark.adapters.cache import TrainingCache
+
+FAMILY = "bpe"
+MIN_FREQUENCY = 2
+MODEL_SUFFIX = ".bpe.json"
+# Bump when the trainer changes in a way that changes merges (there is no library version).
+TRAINER_VERSION = "1"
+
+
+class InhouseBPE(Adapter):
+    def __init__(self, model, *, id: str, family: str = FAMILY, train_seconds: float | None = None,
+                 extra_settings: dict[str, Any] | None = None) -> None:
+        self.model = model
+        self.id = id
+        self.family = family
+        self.vocab_size = model.vocab_size
+        self.fingerprint = model.fingerprint
+        self.train_seconds = train_seconds
+        self.settings = {
+            "library": "benchmark.bpe (pure Python)",
+            "normalizer": None,
+            "pre_tokenizer": f"regex split, pattern {model.pattern_name!r}",
+            "pattern": model.pattern,
+            "model": f"byte-level BPE, {len(model.merges)} merges over 256 byte tokens"
+            if model.is_trained else f"byte-level BPE, tiktoken rank table ({model.name})",
+            "decoder": "bytes, UTF-8 with replacement",
+            "special_tokens": "not parsed (encode_ordinary)",
+            **(extra_settings or {}),
+        }
+
+    def encode(self, text: str) -> list[int]:
+        return self.model.encode_ordinary(text)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.model.decode(ids)
+
+    def token_text(self, token_id: int) -> str:
+        return readable_bytes(self.model.token_bytes(token_id))
+
+    def reset_cache(self) -> None:
+        self.model.clear_cache()
+
+
+def trained_id(pattern_name: str, vocab_size: int) -> str:
+    return f"bpe/{pattern_name}-{vocab_size}"
+
+
+def train_sweep(texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int], cache: TrainingCache,
+                *, pattern: str = "cl100k", progress: bool = False) -> dict[int, Adapter]:
+    """Our BPE at every size, from the cache where possible, else from one training run."""
+    from benchmark.bpe import ByteLevelBPE
+
+    settings = {"pattern": pattern, "min_frequency": MIN_FREQUENCY, "trainer": TRAINER_VERSION}
+    keys = {size: cache.key(FAMILY, texts_sha256=texts_sha256, settings={**settings, "vocab_size": size},
+                            library_version=TRAINER_VERSION) for size in vocab_sizes}
+    found = {size: cache.load(FAMILY, key, MODEL_SUFFIX) for size, key in keys.items()}
+    record = {"min_frequency": MIN_FREQUENCY,
+              "train_seconds": "time the single training run to the largest size took to reach this size"}
+    adapters: dict[int, Adapter] = {}
+    if all(hit is not None for hit in found.values()):
+        for size, (path, meta) in found.items():
+            model = ByteLevelBPE.load(path)
+            adapters[size] = InhouseBPE(model, id=trained_id(model.pattern_name, size),
+                                        train_seconds=meta["train_seconds"], extra_settings=record)
+        return adapters
+    sweep = ByteLevelBPE.train_sweep(texts, vocab_sizes, pattern=pattern, min_frequency=MIN_FREQUENCY,
+                                     progress=progress)
+    for size, (model, seconds) in sweep.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"model{MODEL_SUFFIX}"
+            model.save(path)
+            cache.store(FAMILY, keys[size], MODEL_SUFFIX, path.read_bytes(), {"train_seconds": seconds})
+        adapters[size] = InhouseBPE(model, id=trained_id(model.pattern_name, size), train_seconds=seconds,
+                                    extra_settings=record)
+    return adapters
+
+
+def from_file(path: Path) -> Adapter:
+    """One of our model files (written by `ByteLevelBPE.save`)."""
+    from benchmark.bpe import ByteLevelBPE
+
+    model = ByteLevelBPE.load(path)
+    return InhouseBPE(model, id=f"file/{Path(path).name}", family="file-bpe",
+                      extra_settings={"source": str(path)})

@@ -1,0 +1,81 @@
+"""tiktoken's `cl100k_base` and `o200k_base`, built offline, and user rank files.
+
+`tiktoken.get_encoding` would download the rank file on first use; we build `tiktoken.Encoding`
+from the ranks `benchmark.bpe.openai_ranks` reads (hash-checked) from the bpe-openai package.
+Encoding uses `encode_ordinary`: special tokens' text is ordinary text, as the contract says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from benchmark.adapters.base import Adapter, readable_bytes, sha256_hex
+
+FAMILY = "tiktoken"
+NAMES = ("cl100k_base", "o200k_base")
+
+
+class TiktokenAdapter(Adapter):
+    def __init__(self, encoding, *, id: str, family: str, fingerprint: str, source: str) -> None:
+        import tiktoken
+
+        self.encoding = encoding
+        self.id = id
+        self.family = family
+        self.vocab_size = encoding.n_vocab
+        self.fingerprint = fingerprint
+        self._encode = encoding.encode_ordinary
+        self.settings = {
+            "library": f"tiktoken {tiktoken.__version__}",
+            "normalizer": None,
+            "pre_tokenizer": "regex split",
+            "pattern": encoding._pat_str,
+            "model": f"byte-level BPE ranks ({source})",
+            "decoder": "bytes, UTF-8 with replacement",
+            "special_tokens": "not parsed (encode_ordinary)",
+        }
+
+    def encode(self, text: str) -> list[int]:
+        return self._encode(text)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.encoding.decode(ids, errors="replace")
+
+    def token_text(self, token_id: int) -> str:
+        return readable_bytes(self.encoding.decode_single_token_bytes(token_id))
+
+
+def load(name: str) -> Adapter:
+    """`tiktoken/<name>` from the offline rank file."""
+    import tiktoken
+
+    from benchmark.bpe.openai_ranks import load_ranks, read_rank_file, spec
+
+    encoding_spec = spec(name)
+    fingerprint = sha256_hex(read_rank_file(name))
+    encoding = tiktoken.Encoding(
+        name=name,
+        pat_str=encoding_spec.pattern,
+        mergeable_ranks=load_ranks(name),
+        special_tokens=dict(encoding_spec.special_tokens),
+    )
+    return TiktokenAdapter(encoding, id=f"{FAMILY}/{name}", family=FAMILY, fingerprint=fingerprint,
+                           source=f"{name}, from bpe_openai/data, sha256-checked")
+
+
+def from_rank_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
+    """A tiktoken rank file (`<base64 token> <rank>` lines), split with a named pattern."""
+    import tiktoken
+
+    from benchmark.bpe.openai_ranks import parse_rank_file
+    from benchmark.bpe.patterns import PATTERNS
+
+    data = Path(path).read_bytes()
+    ranks = parse_rank_file(data, source=str(path))
+    encoding = tiktoken.Encoding(name=Path(path).stem, pat_str=PATTERNS[pattern], mergeable_ranks=ranks,
+                                 special_tokens={})
+    adapter = TiktokenAdapter(encoding, id=f"file/{Path(path).name}", family="file-tiktoken",
+                              fingerprint=sha256_hex(data), source=str(path))
+    adapter.settings["pattern_name"] = pattern
+    return adapter

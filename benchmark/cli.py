@@ -1,0 +1,357 @@
+"""`python -m benchmark VERB ...`: one verb per subcommand, each a plain typed function.
+
+    run      measure every tokenizer on every language, write reports/
+    train    train (or read from the cache) the trained tokenizers, print their sizes and times
+    encode   show how one sentence splits in each tokenizer: Once | upon | a | time
+    list     the tokenizers and corpora this program knows
+    report   render reports/ again from a saved results.json, without measuring
+
+argparse only parses; each `cmd_*` function takes typed keyword arguments, so tests (and other
+code) call the same functions. A `BenchmarkError` is printed as one line on stderr, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from benchmark.errors import BenchmarkError
+
+DEFAULT_OUTPUT = Path("reports")
+
+
+# ---------------------------------------------------------------- verbs
+
+
+def cmd_run(
+    *,
+    output: Path = DEFAULT_OUTPUT,
+    quick: bool = False,
+    languages: Sequence[str] | None = None,
+    reference: str | None = None,
+    vocab_sizes: Sequence[int] | None = None,
+    tokenizers: Sequence[str] | None = None,
+    tokenizer_files: Sequence[Path] = (),
+    tokenizer_file_pattern: str = "cl100k",
+    corpus: Path | None = None,
+    train_corpus: Path | None = None,
+    max_sentences: int | None = None,
+    repeats: int | None = None,
+    cache_dir: Path | None = None,
+    retrain: bool = False,
+    plots: bool = True,
+    progress: bool | None = None,
+    out: TextIO | None = None,
+) -> list[Path]:
+    """Measure, save results.json, render the reports; return the files written."""
+    from benchmark.measure import RunConfig, progress_enabled, run_benchmark
+    from benchmark.results import save_results
+
+    out = out or sys.stdout
+    config = _config(quick=quick, languages=languages, reference=reference, vocab_sizes=vocab_sizes,
+                     tokenizers=tokenizers, tokenizer_files=tokenizer_files,
+                     tokenizer_file_pattern=tokenizer_file_pattern, corpus=corpus, train_corpus=train_corpus,
+                     max_sentences=max_sentences, repeats=repeats, cache_dir=cache_dir, retrain=retrain)
+    started = time.perf_counter()
+    results = run_benchmark(config, show_progress=progress_enabled() if progress is None else progress)
+    output = Path(output)
+    # Saved before rendering: a failing plot must not lose the measurements.
+    save_results(results, output / "results.json")
+    written = _write_reports(results, output, plots=plots, out=out)
+    n_ok = sum(1 for row in results.rows if row.ok)
+    n_skipped = len(results.rows) - n_ok
+    print(f"measured {n_ok} rows ({n_skipped} skipped) in {time.perf_counter() - started:.1f} s; "
+          f"wrote {len(written)} files to {output}/", file=out)
+    return written
+
+
+def cmd_train(
+    *,
+    quick: bool = False,
+    languages: Sequence[str] | None = None,
+    vocab_sizes: Sequence[int] | None = None,
+    tokenizers: Sequence[str] | None = None,
+    train_corpus: Path | None = None,
+    max_sentences: int | None = None,
+    cache_dir: Path | None = None,
+    retrain: bool = False,
+    save_dir: Path | None = None,
+    out: TextIO | None = None,
+) -> list[str]:
+    """Train the trained tokenizers into the cache (and `save_dir`, if given); print a table."""
+    from benchmark.adapters import PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir
+    from benchmark.measure import plan_run
+
+    out = out or sys.stdout
+    # Training only: the training corpus is also the one planned for measuring, which is harmless.
+    config = _config(quick=quick, languages=languages, reference=None, vocab_sizes=vocab_sizes,
+                     tokenizers=tokenizers, tokenizer_files=(), corpus=train_corpus, train_corpus=train_corpus,
+                     max_sentences=max_sentences, repeats=None, cache_dir=cache_dir, retrain=retrain,
+                     train_only=True)
+    plan = plan_run(config)
+    ids = [i for i in plan.tokenizer_ids if i not in PRETRAINED]
+    if not ids:
+        raise BenchmarkError("nothing to train: --tokenizers selects only pretrained tokenizers")
+    cache = TrainingCache(Path(cache_dir) if cache_dir else default_cache_dir(), enabled=not retrain)
+    built = build_tokenizers(ids, plan.training, cache, on_step=lambda label: print(label, file=sys.stderr))
+    print(f"{'tokenizer':<28} {'vocab_size':>10} {'train_seconds':>13}  status", file=out)
+    for tokenizer in built:
+        if isinstance(tokenizer, Skipped):
+            print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  skipped: {tokenizer.reason}", file=out)
+            continue
+        print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {tokenizer.train_seconds:>13.2f}  ok", file=out)
+        if save_dir is not None:
+            _save_model(tokenizer, Path(save_dir))
+    print(f"cache: {cache.root}", file=out)
+    return [t.id for t in built]
+
+
+def cmd_encode(
+    text: str,
+    *,
+    tokenizers: Sequence[str] | None = None,
+    tokenizer_files: Sequence[Path] = (),
+    vocab_sizes: Sequence[int] = (4096,),
+    cache_dir: Path | None = None,
+    separator: str = " | ",
+    out: TextIO | None = None,
+) -> dict[str, list[str]]:
+    """Print `text` split at token boundaries under each tokenizer; return id -> pieces."""
+    from benchmark.adapters import (
+        PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, file_id, load_tokenizer_file,
+        select_ids,
+    )
+    from benchmark.measure import plan_run
+
+    out = out or sys.stdout
+    if not text:
+        raise BenchmarkError("encode needs a non-empty text, e.g. `python -m benchmark encode \"Once upon a time\"`")
+    files = {file_id(p): Path(p) for p in tokenizer_files}
+    ids = select_ids(tokenizers, vocab_sizes, list(files))
+    training = None
+    if any(i not in PRETRAINED and i not in files for i in ids):
+        config = _config(quick=False, languages=None, reference=None, vocab_sizes=vocab_sizes, tokenizers=None,
+                         tokenizer_files=(), corpus=None, train_corpus=None, max_sentences=None, repeats=None,
+                         cache_dir=cache_dir, retrain=False)
+        training = plan_run(config).training
+    cache = TrainingCache(Path(cache_dir) if cache_dir else default_cache_dir())
+    library_ids = [i for i in ids if i not in files]
+    built = build_tokenizers(library_ids, training, cache) if library_ids else []
+    built += [load_tokenizer_file(files[i]) for i in ids if i in files]
+    width = max((len(t.id) for t in built), default=0)
+    pieces: dict[str, list[str]] = {}
+    for tokenizer in built:
+        if isinstance(tokenizer, Skipped):
+            print(f"{tokenizer.id:<{width}}     -  skipped: {tokenizer.reason}", file=out)
+            continue
+        split = tokenizer.token_strings(text)
+        pieces[tokenizer.id] = split
+        shown = separator.join(piece.replace("\n", "\\n") for piece in split)
+        print(f"{tokenizer.id:<{width}} {len(split):>5}  {shown}", file=out)
+    return pieces
+
+
+def cmd_list(*, corpus: Path | None = None, out: TextIO | None = None) -> None:
+    """Print the tokenizer ids (at the default sizes) and the corpus languages."""
+    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TRAINED_FAMILIES, default_cache_dir
+    from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, list_corpus_languages, load_corpus
+
+    out = out or sys.stdout
+    print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
+    for family in TRAINED_FAMILIES.values():
+        print(f"  {family.id_prefix}{{size}}   family {family.family}, trained on the dev split", file=out)
+    for tokenizer_id in PRETRAINED:
+        print(f"  {tokenizer_id}   pretrained, offline", file=out)
+    print("  file/<name>   --tokenizer-file: HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON",
+          file=out)
+    root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
+    loaded = load_corpus(root)
+    print(f"\nCorpus {loaded.name} ({root}):", file=out)
+    for code in list_corpus_languages(root):
+        counts = ", ".join(f"{split} {len(loaded.lines(split, code))} lines" for split in loaded.splits)
+        print(f"  {code:<10} {language_name(code):<10} {counts}", file=out)
+    print(f"\nCache of trained tokenizers: {default_cache_dir()}", file=out)
+
+
+def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
+               plots: bool = True, out: TextIO | None = None) -> list[Path]:
+    """Render the reports again from a saved results.json (no measuring)."""
+    from benchmark.results import load_results
+
+    out = out or sys.stdout
+    results = load_results(Path(results_path))
+    output = Path(output) if output is not None else Path(results_path).parent
+    written = _write_reports(results, output, plots=plots, out=out)
+    print(f"wrote {len(written)} files to {output}/", file=out)
+    return written
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _config(*, quick: bool, languages, reference, vocab_sizes, tokenizers, tokenizer_files,
+            corpus, train_corpus, max_sentences, repeats, cache_dir, retrain,
+            tokenizer_file_pattern: str = "cl100k", train_only: bool = False):
+    from benchmark.measure import DEFAULT_REPEATS, RunConfig
+
+    values = {
+        "languages": tuple(languages) if languages else None,
+        "reference": reference,
+        "vocab_sizes": tuple(vocab_sizes) if vocab_sizes else None,
+        "tokenizers": tuple(tokenizers) if tokenizers else None,
+        "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
+        "tokenizer_file_pattern": tokenizer_file_pattern,
+        "corpus_dir": Path(corpus) if corpus else None,
+        "train_corpus_dir": Path(train_corpus) if train_corpus else None,
+        "max_sentences": max_sentences,
+        "repeats": repeats,
+        "cache_dir": Path(cache_dir) if cache_dir else None,
+        "retrain": retrain,
+        "train_only": train_only,
+    }
+    if quick:
+        return RunConfig.quick_defaults(**values)
+    values = {k: v for k, v in values.items() if v is not None}
+    values.setdefault("repeats", DEFAULT_REPEATS)
+    return RunConfig(**values)
+
+
+def _write_reports(results, output: Path, *, plots: bool, out: TextIO) -> list[Path]:
+    from benchmark.report import write_reports
+
+    return list(write_reports(results, output, plots=plots))
+
+
+def _save_model(tokenizer, folder: Path) -> None:
+    from benchmark.results import atomic_write_bytes
+
+    name = tokenizer.id.replace("/", "_")
+    if hasattr(tokenizer, "model") and hasattr(tokenizer.model, "save"):
+        tokenizer.model.save(folder / f"{name}.json")
+    elif hasattr(tokenizer, "tokenizer"):
+        atomic_write_bytes(folder / f"{name}.tokenizer.json", tokenizer.tokenizer.to_str().encode("utf-8"))
+    elif hasattr(tokenizer, "processor"):
+        atomic_write_bytes(folder / f"{name}.model", tokenizer.processor.serialized_model_proto())
+
+
+def _csv_list(value: str) -> list[str]:
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError("expected a comma-separated list, e.g. eng_Latn,jpn_Jpan")
+    return items
+
+
+def _sizes(value: str) -> list[int]:
+    try:
+        sizes = [int(item) for item in _csv_list(value)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"vocabulary sizes must be integers, got {value!r}") from None
+    if any(size < 260 for size in sizes):
+        raise argparse.ArgumentTypeError("vocabulary sizes must be at least 260 (256 byte tokens + merges)")
+    return sorted(set(sizes))
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmark",
+        description="What the same sentence costs in tokens, language by language.",
+    )
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    def corpus_options(p: argparse.ArgumentParser, *, measure: bool = True) -> None:
+        p.add_argument("--languages", type=_csv_list, metavar="CODES",
+                       help="comma-separated language codes (default: every language of the corpus)")
+        p.add_argument("--vocab-sizes", type=_sizes, metavar="SIZES",
+                       help="sizes of the trained tokenizers (default 1024,2048,4096,8192,16384; --quick 1024,4096)")
+        p.add_argument("--tokenizers", type=_csv_list, metavar="IDS",
+                       help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
+        p.add_argument("--train-corpus", type=Path, metavar="DIR",
+                       help="train on this corpus's dev split (default: the bundled FLORES-200)")
+        p.add_argument("--max-sentences", type=_positive, metavar="N", help="use only the first N lines per language")
+        p.add_argument("--cache-dir", type=Path, metavar="DIR",
+                       help="where trained tokenizers are cached (default $XDG_CACHE_HOME/tokencost or ~/.cache/tokencost)")
+        p.add_argument("--retrain", action="store_true", help="train again even when the cache has the model")
+        p.add_argument("--quick", action="store_true",
+                       help=f"a quick look: the first 200 lines per language, sizes 1024 and 4096")
+
+    run = verbs.add_parser("run", help="measure everything and write reports/",
+                           description="Train, measure every tokenizer on every language, write the reports.")
+    corpus_options(run)
+    run.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, metavar="DIR", help="where to write (default reports/)")
+    run.add_argument("--corpus", type=Path, metavar="DIR",
+                     help="measure on this parallel corpus: <code>.txt files, optional dev/ and devtest/")
+    run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
+    run.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
+                     help="add a tokenizer from a file (HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON); repeatable")
+    run.add_argument("--rank-file-pattern", default="cl100k", metavar="NAME",
+                     help="pre-tokenisation pattern for a tiktoken rank file (default cl100k)")
+    run.add_argument("--repeats", type=_positive, metavar="N", help="timed repeats per tokenizer and language (default 3)")
+    run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
+    run.set_defaults(handler=lambda a: cmd_run(
+        output=a.output, quick=a.quick, languages=a.languages, reference=a.reference, vocab_sizes=a.vocab_sizes,
+        tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file, tokenizer_file_pattern=a.rank_file_pattern,
+        corpus=a.corpus, train_corpus=a.train_corpus, max_sentences=a.max_sentences, repeats=a.repeats,
+        cache_dir=a.cache_dir, retrain=a.retrain, plots=not a.no_plots))
+
+    train = verbs.add_parser("train", help="train the trained tokenizers into the cache",
+                             description="Train (or read from the cache) every trained tokenizer; print sizes and seconds.")
+    corpus_options(train)
+    train.add_argument("--save-dir", type=Path, metavar="DIR", help="also write each model file into DIR")
+    train.set_defaults(handler=lambda a: cmd_train(
+        quick=a.quick, languages=a.languages, vocab_sizes=a.vocab_sizes, tokenizers=a.tokenizers,
+        train_corpus=a.train_corpus, max_sentences=a.max_sentences, cache_dir=a.cache_dir, retrain=a.retrain,
+        save_dir=a.save_dir))
+
+    encode = verbs.add_parser("encode", help="show how a sentence splits in each tokenizer",
+                              description="Show TEXT split at token boundaries: Once | upon | a | time.")
+    encode.add_argument("text", help="the sentence to split")
+    encode.add_argument("--tokenizers", type=_csv_list, metavar="IDS", help="ids or patterns (default: all)")
+    encode.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
+                        help="add a tokenizer from a file; repeatable")
+    encode.add_argument("--vocab-sizes", type=_sizes, default=[4096], metavar="SIZES",
+                        help="sizes of the trained tokenizers (default 4096)")
+    encode.add_argument("--cache-dir", type=Path, metavar="DIR", help="cache of trained tokenizers")
+    encode.add_argument("--separator", default=" | ", help="shown between tokens (default ' | ')")
+    encode.set_defaults(handler=lambda a: cmd_encode(
+        a.text, tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file, vocab_sizes=a.vocab_sizes,
+        cache_dir=a.cache_dir, separator=a.separator))
+
+    listing = verbs.add_parser("list", help="list tokenizers and corpora",
+                               description="List the tokenizer ids and the corpus languages.")
+    listing.add_argument("--corpus", type=Path, metavar="DIR", help="list this corpus instead of the bundled one")
+    listing.set_defaults(handler=lambda a: cmd_list(corpus=a.corpus))
+
+    report = verbs.add_parser("report", help="render reports again from a saved results.json",
+                              description="Render the reports from a saved results.json, without measuring.")
+    report.add_argument("--results", type=Path, default=DEFAULT_OUTPUT / "results.json", metavar="PATH",
+                        help="the saved results (default reports/results.json)")
+    report.add_argument("--output", type=Path, metavar="DIR", help="where to write (default: the results file's folder)")
+    report.add_argument("--no-plots", action="store_true", help="skip the plots")
+    report.set_defaults(handler=lambda a: cmd_report(results_path=a.results, output=a.output, plots=not a.no_plots))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.handler(args)
+    except BenchmarkError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0

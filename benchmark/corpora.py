@@ -1,0 +1,290 @@
+"""Parallel corpora: discovery, validation, checksums.
+
+A parallel corpus is one UTF-8 file per language in which line N is the same content in every
+file. Two layouts are read:
+
+- the bundled FLORES-200 subset (`corpora/flores200/{dev,devtest}/<code>.{dev,devtest}`), whose
+  files are pinned by SHA-256 and checked when loaded;
+- a user's folder of `<code>.txt` files, either directly in the folder (one split, called
+  `all`) or in `dev/` and `devtest/` subfolders.
+
+Every line is read as strict UTF-8 and must be non-empty; every language of a split must have the
+same number of lines. Each failure is one `BenchmarkError` naming the file and the line.
+
+This module knows nothing about tokenizers; the training/measuring protocol lives in measure.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from benchmark.errors import BenchmarkError
+
+# The corpus shipped in the repository: corpora/flores200 beside the package.
+BUNDLED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpora" / "flores200"
+
+FLORES_LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn")
+
+# Pinned like tiktoken pins its vocabulary files: a corpus that changed under us would silently
+# change every number, so loading refuses it. Same sums as corpora/README.md.
+FLORES_SHA256 = {
+    "dev/ces_Latn.dev": "f7add857302b8224da3d7a39741043a91a1a5c286f5beac3362eab382c019eb0",
+    "dev/eng_Latn.dev": "51a25f527fd81f428b6933d85a2f5e5544af92aa82042c7fbf0c4120327fba0a",
+    "dev/jpn_Jpan.dev": "17a422e2729f2eaecf7bf98aea70e3e72b8cac8acd72547d6ec1ada07ff92f4f",
+    "dev/kor_Hang.dev": "b309cfc95f11fcf5be423eb43c31cef9aef91c504ebd25d4ef6b11cb916c29c2",
+    "dev/rus_Cyrl.dev": "3cad8426c208a2d5f5ccb1bbf5b5284129ffc30636cff4f4421f5f6f31d891a5",
+    "dev/spa_Latn.dev": "9a99ddc459542da2d980b21cc049e799172545938cb02a5e7c92ebd8234b2121",
+    "devtest/ces_Latn.devtest": "6914d87e4772e1c02e7c6a60c2550873d5660d859151c2b3f5d606a76d41a7d0",
+    "devtest/eng_Latn.devtest": "612e9fbe87997617c0fa8fa8929654a4f49b728d96738112c2b86ef6a1d78d88",
+    "devtest/jpn_Jpan.devtest": "36b8e392ae9404a20e8448c731d16d957ac1b94588d97fb691128ae706b63606",
+    "devtest/kor_Hang.devtest": "540972696230a56e888f1fbd04b7000135c436351f5e467f99ce67fdccd8df0f",
+    "devtest/rus_Cyrl.devtest": "cdc706ed862d1d35d8d67cfda0b396766646885434958b18291aa760ff1bb59e",
+    "devtest/spa_Latn.devtest": "40fcb836b49b0a461a14c00b8bce1f03113f8d2668132af424e74b2421d18ce9",
+}
+
+# English names for the reports; a user's code that is not here is shown as itself.
+LANGUAGE_NAMES = {
+    "eng_Latn": "English", "eng": "English", "en": "English",
+    "spa_Latn": "Spanish", "spa": "Spanish", "es": "Spanish",
+    "rus_Cyrl": "Russian", "rus": "Russian", "ru": "Russian",
+    "jpn_Jpan": "Japanese", "jpn": "Japanese", "ja": "Japanese",
+    "kor_Hang": "Korean", "kor": "Korean", "ko": "Korean",
+    "ces_Latn": "Czech", "ces": "Czech", "cs": "Czech",
+    "deu_Latn": "German", "deu": "German", "de": "German",
+    "fra_Latn": "French", "fra": "French", "fr": "French",
+    "zho_Hans": "Chinese (Simplified)", "zho_Hant": "Chinese (Traditional)", "zh": "Chinese",
+    "hin_Deva": "Hindi", "hin": "Hindi", "hi": "Hindi",
+    "arb_Arab": "Arabic", "ara": "Arabic", "ar": "Arabic",
+}
+
+# Codes tried, in order, when the user does not name the premium's reference language.
+ENGLISH_CODES = ("eng_Latn", "eng", "en")
+
+SPLITS = ("dev", "devtest")
+ALL_SPLIT = "all"  # the one split of a user corpus without dev/ and devtest/ subfolders
+
+
+def language_name(code: str) -> str:
+    """'jpn_Jpan' -> 'Japanese'; an unknown code is returned as it is."""
+    return LANGUAGE_NAMES.get(code, code)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A validated parallel corpus: split -> language -> lines (without newlines)."""
+
+    name: str  # "flores200" or the user folder's name
+    root: Path
+    languages: tuple[str, ...]
+    splits: dict[str, dict[str, tuple[str, ...]]]
+    checksums: dict[str, str]  # "<split>/<file name>" -> sha256 of the file as read
+
+    def lines(self, split: str, language: str) -> tuple[str, ...]:
+        try:
+            return self.splits[split][language]
+        except KeyError:
+            raise BenchmarkError(
+                f"{self.root}: no split {split!r} for language {language!r}; "
+                f"splits: {', '.join(self.splits)}; languages: {', '.join(self.languages)}"
+            ) from None
+
+    @property
+    def measure_split(self) -> str:
+        """Measurements use `devtest`, or the whole corpus when it has no split."""
+        return "devtest" if "devtest" in self.splits else ALL_SPLIT
+
+    @property
+    def train_split(self) -> str:
+        """Training uses `dev`, or the whole corpus when it has no split."""
+        return "dev" if "dev" in self.splits else ALL_SPLIT
+
+    def n_sentences(self, split: str) -> int:
+        return len(next(iter(self.splits[split].values())))
+
+    def default_reference(self) -> str:
+        for code in ENGLISH_CODES:
+            if code in self.languages:
+                return code
+        raise BenchmarkError(
+            f"{self.root}: no English file ({', '.join(ENGLISH_CODES)}) to measure the premium "
+            f"against; pick one of {', '.join(self.languages)} with --reference CODE"
+        )
+
+
+def read_lines(path: Path) -> tuple[str, ...]:
+    """Read one corpus file as strict UTF-8; an empty line or bad byte names its line number."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise BenchmarkError(f"{path}: no such corpus file") from None
+    except IsADirectoryError:
+        raise BenchmarkError(f"{path}: is a directory, expected a UTF-8 text file") from None
+    return _decode_lines(data, path)
+
+
+def _decode_lines(data: bytes, path: Path) -> tuple[str, ...]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_number = data.count(b"\n", 0, exc.start) + 1
+        raise BenchmarkError(
+            f"{path}:{line_number}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start}); save the file as UTF-8"
+        ) from None
+    # A byte-order mark is an encoding artefact, not content.
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise BenchmarkError(f"{path}: file is empty; expected one sentence per line")
+    raw_lines = text.split("\n")
+    if raw_lines[-1] == "":  # the final newline ends the last line, it does not start a new one
+        raw_lines.pop()
+    lines = []
+    for line_number, line in enumerate(raw_lines, start=1):
+        line = line.removesuffix("\r")  # files saved with Windows line endings
+        if not line.strip():
+            raise BenchmarkError(
+                f"{path}:{line_number}: empty line; every line must hold the sentence that "
+                "is on the same line in the other languages"
+            )
+        lines.append(line)
+    return tuple(lines)
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _check_aligned(files: dict[str, Path], lines: dict[str, tuple[str, ...]]) -> None:
+    """Every language of a split must have the same number of lines."""
+    first = next(iter(lines))
+    n_first = len(lines[first])
+    for language, language_lines in lines.items():
+        if len(language_lines) != n_first:
+            n = len(language_lines)
+            where = min(n, n_first) + 1
+            raise BenchmarkError(
+                f"{files[language]}: {n} lines but {files[first]} has {n_first}; "
+                f"parallel files must match line for line (first difference at line {where})"
+            )
+
+
+def _select(available: Sequence[str], languages: Iterable[str] | None, root: Path) -> tuple[str, ...]:
+    if languages is None:
+        return tuple(available)
+    selected = []
+    for code in languages:
+        if code not in available:
+            raise BenchmarkError(
+                f"{root}: unknown language code {code!r}; this corpus has {', '.join(available)}"
+            )
+        if code not in selected:
+            selected.append(code)
+    if not selected:
+        raise BenchmarkError(f"{root}: no language selected; this corpus has {', '.join(available)}")
+    return tuple(selected)
+
+
+def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None = None, *,
+                verify_checksums: bool = True) -> Corpus:
+    """Load the bundled FLORES-200 subset, checking every file against its pinned SHA-256."""
+    root = Path(root)
+    selected = _select(FLORES_LANGUAGES, languages, root)
+    splits: dict[str, dict[str, tuple[str, ...]]] = {}
+    checksums: dict[str, str] = {}
+    for split in SPLITS:
+        files = {code: root / split / f"{code}.{split}" for code in selected}
+        lines = {}
+        for code, path in files.items():
+            key = f"{split}/{path.name}"
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise BenchmarkError(f"{path}: bundled corpus file is missing; restore it with `git checkout corpora/`") from None
+            digest = hashlib.sha256(data).hexdigest()
+            if verify_checksums and digest != FLORES_SHA256[key]:
+                raise BenchmarkError(
+                    f"{path}: SHA-256 {digest} does not match the pinned {FLORES_SHA256[key]}; "
+                    "the bundled corpus was modified, restore it with `git checkout corpora/`"
+                )
+            checksums[key] = digest
+            lines[code] = _decode_lines(data, path)
+        _check_aligned(files, lines)
+        splits[split] = lines
+    return Corpus(name="flores200", root=root, languages=selected, splits=splits, checksums=checksums)
+
+
+def _user_split_files(folder: Path) -> dict[str, Path]:
+    return {p.stem: p for p in sorted(folder.glob("*.txt")) if p.is_file()}
+
+
+def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
+    """Load a corpus folder: the FLORES layout, or `<code>.txt` files with optional dev/ devtest/.
+
+    >>> load_corpus(Path("my_corpus"), ["eng", "hin_Deva"])   # my_corpus/eng.txt, my_corpus/hin_Deva.txt
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise BenchmarkError(f"{root}: no such corpus folder; expected a folder of <code>.txt files")
+    if root.resolve() == BUNDLED_CORPUS_DIR.resolve():
+        return load_flores(root, languages)
+    if (root / "dev").is_dir() and any((root / "dev").glob("*.dev")):
+        # The FLORES layout somewhere else (e.g. a bigger FLORES-200 checkout): no pinned sums.
+        return _load_split_folders(root, languages, suffix_of=lambda split: f".{split}")
+    if any((root / split).is_dir() for split in SPLITS):
+        return _load_split_folders(root, languages, suffix_of=lambda split: ".txt")
+    files = _user_split_files(root)
+    if not files:
+        raise BenchmarkError(
+            f"{root}: no <code>.txt files (nor dev/ and devtest/ subfolders); "
+            "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
+        )
+    selected = _select(tuple(files), languages, root)
+    files = {code: files[code] for code in selected}
+    lines = {code: read_lines(path) for code, path in files.items()}
+    _check_aligned(files, lines)
+    checksums = {f"{ALL_SPLIT}/{p.name}": sha256_file(p) for p in files.values()}
+    return Corpus(name=root.name, root=root, languages=selected, splits={ALL_SPLIT: lines},
+                  checksums=checksums)
+
+
+def _load_split_folders(root: Path, languages: Iterable[str] | None, *, suffix_of) -> Corpus:
+    per_split: dict[str, dict[str, Path]] = {}
+    for split in SPLITS:
+        folder = root / split
+        if not folder.is_dir():
+            raise BenchmarkError(f"{folder}: missing; a corpus with splits needs both dev/ and devtest/")
+        suffix = suffix_of(split)
+        per_split[split] = {p.name[: -len(suffix)]: p for p in sorted(folder.glob(f"*{suffix}")) if p.is_file()}
+        if not per_split[split]:
+            raise BenchmarkError(f"{folder}: no *{suffix} files; put one UTF-8 file per language in it")
+    dev_codes, devtest_codes = set(per_split["dev"]), set(per_split["devtest"])
+    if dev_codes != devtest_codes:
+        odd = sorted(dev_codes ^ devtest_codes)[0]
+        where = "dev" if odd in dev_codes else "devtest"
+        other = "devtest" if where == "dev" else "dev"
+        raise BenchmarkError(
+            f"{per_split[where][odd]}: language {odd!r} has no file in {root / other}; "
+            "every language needs both splits"
+        )
+    selected = _select(tuple(per_split["dev"]), languages, root)
+    splits, checksums = {}, {}
+    for split, files in per_split.items():
+        files = {code: files[code] for code in selected}
+        lines = {code: read_lines(path) for code, path in files.items()}
+        _check_aligned(files, lines)
+        splits[split] = lines
+        checksums.update({f"{split}/{p.name}": sha256_file(p) for p in files.values()})
+    return Corpus(name=root.name, root=root, languages=selected, splits=splits, checksums=checksums)
+
+
+def list_corpus_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
+    """The language codes of a corpus folder, without reading the texts (for `list`)."""
+    root = Path(root)
+    if (root / "devtest").is_dir():
+        codes = {p.name.split(".")[0] for p in (root / "devtest").iterdir() if p.is_file()}
+        return tuple(c for c in FLORES_LANGUAGES if c in codes) + tuple(sorted(codes - set(FLORES_LANGUAGES)))
+    return tuple(_user_split_files(root))

@@ -1,0 +1,494 @@
+"""Runs the tokenizers over the corpora: counts, round-trips, timings -> `Results`.
+
+The protocol:
+- Trained tokenizers learn from the training corpus's `dev` split (the bundled FLORES-200 unless
+  `--train-corpus`), all selected languages together, an equal share each: the same number of
+  lines per language. The corpus is parallel, so equal lines means equal content; equal bytes
+  would instead give scripts with more bytes per sentence fewer sentences.
+- Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
+  while training stays on the other corpus): no measurement sees training text.
+- Each sentence is encoded on its own as plain text; `n_tokens` is the sum.
+- Throughput: `benchmark.timing.measure_throughput`, single thread, median of repeats, with the
+  language's `dev` split encoded first so the timed text is unseen (see timing.py).
+
+Only this module and the CLI talk to the outside (files, clocks, progress bars); the numbers
+come from the pure functions in metrics.py.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import platform
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import metadata as _metadata
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from benchmark import metrics
+from benchmark.adapters import (
+    DEFAULT_VOCAB_SIZES,
+    PRETRAINED,
+    Adapter,
+    Skipped,
+    TrainingCache,
+    TrainingText,
+    build_tokenizers,
+    default_cache_dir,
+    file_id,
+    load_tokenizer_file,
+    select_ids,
+)
+from benchmark.corpora import (
+    BUNDLED_CORPUS_DIR,
+    ENGLISH_CODES,
+    Corpus,
+    language_name,
+    list_corpus_languages,
+    load_corpus,
+)
+from benchmark.errors import BenchmarkError
+from benchmark.results import Results, ResultRow, RunRecord
+from benchmark.timing import measure_throughput
+
+QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
+QUICK_VOCAB_SIZES = (1024, 4096)
+DEFAULT_REPEATS = 3
+EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
+
+PACKAGES = ("tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
+            "pandas", "matplotlib", "seaborn")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that decides the numbers of a run (the CLI's options, unpacked)."""
+
+    languages: tuple[str, ...] | None = None  # None: every language of the corpus
+    reference: str | None = None  # None: the corpus's English code
+    vocab_sizes: tuple[int, ...] = DEFAULT_VOCAB_SIZES
+    tokenizers: tuple[str, ...] | None = None  # ids or patterns; None: all
+    tokenizer_files: tuple[Path, ...] = ()
+    tokenizer_file_pattern: str = "cl100k"  # pre-tokeniser regex for bare tiktoken rank files
+    corpus_dir: Path | None = None  # None: the bundled FLORES-200
+    train_corpus_dir: Path | None = None  # None: the bundled FLORES-200
+    max_sentences: int | None = None  # cap on lines per language (training and measuring)
+    repeats: int = DEFAULT_REPEATS
+    cache_dir: Path | None = None  # None: default_cache_dir()
+    retrain: bool = False
+    quick: bool = False
+    train_only: bool = False  # `train`: the corpus is only trained on, never measured
+
+    @classmethod
+    def quick_defaults(cls, **overrides: Any) -> RunConfig:
+        values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+@dataclass
+class Measurement:
+    """One tokenizer on one language, before the premium (which needs the reference's counts)."""
+
+    tokens_per_line: list[int]
+    n_unk: int
+    n_byte_fallback: int
+    n_roundtrip: int
+    vocab_utilisation: float | None
+    throughput_mb_s: float | None
+    tokens_per_second: float | None
+    repeat_seconds: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run will do, resolved from the config: corpora, languages, texts, tokenizer ids."""
+
+    corpus: Corpus
+    train_corpus: Corpus
+    languages: tuple[str, ...]
+    reference: str
+    train_languages: tuple[str, ...]
+    measure_texts: dict[str, tuple[str, ...]]
+    warm_texts: dict[str, tuple[str, ...]]
+    warm_source: str
+    training: TrainingText
+    tokenizer_ids: tuple[str, ...]
+
+
+# ---------------------------------------------------------------- planning
+
+
+def _corpus_root(path: Path | None) -> Path:
+    return Path(path) if path is not None else BUNDLED_CORPUS_DIR
+
+
+def _display_path(path: Path) -> str:
+    """The bundled corpus as a repository path (same on every machine), a user's as given."""
+    try:
+        return str(Path(path).resolve().relative_to(BUNDLED_CORPUS_DIR.parent.parent))
+    except ValueError:
+        return str(path)
+
+
+def resolve_languages(root: Path, languages: Sequence[str] | None, reference: str | None,
+                      ) -> tuple[tuple[str, ...] | None, str]:
+    """The languages to load (the reference is always measured: the premium needs it)."""
+    available = list_corpus_languages(root)
+    if reference is None:
+        reference = next((code for code in ENGLISH_CODES if code in available), None)
+        if reference is None:
+            raise BenchmarkError(
+                f"{root}: no English file ({', '.join(ENGLISH_CODES)}) to measure the premium "
+                f"against; pick one of {', '.join(available) or '(none found)'} with --reference CODE"
+            )
+    elif reference not in available:
+        raise BenchmarkError(
+            f"{root}: unknown reference language {reference!r}; this corpus has {', '.join(available)}"
+        )
+    if languages is None:
+        return None, reference
+    selected = list(dict.fromkeys(languages))
+    if reference not in selected:
+        selected.insert(0, reference)
+    return tuple(selected), reference
+
+
+def plan_run(config: RunConfig) -> Plan:
+    root = _corpus_root(config.corpus_dir)
+    load_languages, reference = resolve_languages(root, config.languages, config.reference)
+    corpus = load_corpus(root, load_languages)
+    languages = corpus.languages
+
+    train_root = _corpus_root(config.train_corpus_dir)
+    same_corpus = train_root.resolve() == root.resolve()
+    if same_corpus:
+        train_corpus = corpus
+    else:
+        train_available = list_corpus_languages(train_root)
+        # Learn the measured languages where the training corpus has them; a user corpus of codes
+        # FLORES does not know (e.g. `hin`) trains on all of FLORES's languages instead.
+        wanted = [code for code in languages if code in train_available] or None
+        train_corpus = load_corpus(train_root, wanted)
+    if (same_corpus and not config.train_only and corpus.train_split == corpus.measure_split
+            and _needs_training(config)):
+        raise BenchmarkError(
+            f"{root}: has no dev/ and devtest/ subfolders, so training on it would measure on "
+            "training text; add the subfolders or train elsewhere with --train-corpus DIR"
+        )
+    train_languages = tuple(code for code in languages if code in train_corpus.languages) or train_corpus.languages
+
+    limit = config.max_sentences
+    measure_texts = {code: corpus.lines(corpus.measure_split, code)[:limit] for code in languages}
+    train_split = train_corpus.train_split
+    # Equal share: the same number of lines from every language (parallel lines: same content).
+    n_train = min(len(train_corpus.lines(train_split, code)) for code in train_languages)
+    if limit is not None:
+        n_train = min(n_train, limit)
+    training = TrainingText.of(
+        line for code in train_languages for line in train_corpus.lines(train_split, code)[:n_train]
+    )
+
+    warm_texts: dict[str, tuple[str, ...]] = {}
+    if "dev" in corpus.splits:
+        warm_source = f"the language's dev split of {corpus.name}"
+        for code in languages:
+            warm_texts[code] = corpus.lines("dev", code)[:limit]
+    else:
+        warm_source = f"the training corpus's {train_split} lines of the same language, else of {train_languages[0]}"
+        for code in languages:
+            source = code if code in train_corpus.languages else train_languages[0]
+            warm_texts[code] = train_corpus.lines(train_split, source)[: len(measure_texts[code])]
+
+    ids = select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files])
+    return Plan(
+        corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
+        train_languages=train_languages, measure_texts=measure_texts, warm_texts=warm_texts,
+        warm_source=warm_source, training=training, tokenizer_ids=tuple(ids),
+    )
+
+
+def _needs_training(config: RunConfig) -> bool:
+    ids = select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files])
+    return any(i not in PRETRAINED and not i.startswith("file/") for i in ids)
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[str], *,
+                     repeats: int) -> Measurement:
+    """Time, then count. Timing goes first: counting would put the timed text in the caches."""
+    timing = measure_throughput(adapter.encode, warm_texts, texts, repeats=repeats, reset=adapter.reset_cache)
+    ids_per_line = [adapter.encode(text) for text in texts]
+    n_roundtrip = sum(1 for text, ids in zip(texts, ids_per_line) if adapter.decode(ids) == text)
+    unk = frozenset() if adapter.unk_id is None else frozenset({adapter.unk_id})
+    return Measurement(
+        tokens_per_line=[len(ids) for ids in ids_per_line],
+        n_unk=metrics.count_in(ids_per_line, unk),
+        n_byte_fallback=metrics.count_in(ids_per_line, adapter.byte_fallback_ids),
+        n_roundtrip=n_roundtrip,
+        vocab_utilisation=metrics.vocab_utilisation(ids_per_line, adapter.vocab_size),
+        throughput_mb_s=timing.throughput_mb_s,
+        tokens_per_second=timing.tokens_per_second,
+        repeat_seconds=timing.repeat_seconds,
+    )
+
+
+def build_row(adapter: Adapter, language: str, texts: Sequence[str], m: Measurement,
+              reference: Measurement) -> ResultRow:
+    n_tokens = sum(m.tokens_per_line)
+    n_bytes = sum(len(t.encode("utf-8")) for t in texts)
+    n_chars = sum(len(t) for t in texts)
+    ci = metrics.premium_ci(m.tokens_per_line, reference.tokens_per_line)
+    return ResultRow(
+        tokenizer=adapter.id,
+        family=adapter.family,
+        vocab_size=adapter.vocab_size,
+        language=language,
+        n_sentences=len(texts),
+        n_tokens=n_tokens,
+        n_bytes=n_bytes,
+        n_chars=n_chars,
+        bytes_per_token=metrics.bytes_per_token(n_bytes=n_bytes, n_tokens=n_tokens),
+        chars_per_token=metrics.chars_per_token(n_chars=n_chars, n_tokens=n_tokens),
+        tokens_per_sentence=metrics.tokens_per_sentence(n_tokens=n_tokens, n_sentences=len(texts)),
+        premium=metrics.premium(m.tokens_per_line, reference.tokens_per_line),
+        premium_ci_low=ci[0] if ci else None,
+        premium_ci_high=ci[1] if ci else None,
+        unk_rate=metrics.share(m.n_unk, n_tokens),
+        byte_fallback_rate=metrics.share(m.n_byte_fallback, n_tokens) if adapter.byte_fallback_ids else None,
+        roundtrip_rate=metrics.share(m.n_roundtrip, len(texts)),
+        vocab_utilisation=m.vocab_utilisation,
+        train_seconds=adapter.train_seconds,
+        throughput_mb_s=m.throughput_mb_s,
+        tokens_per_second=m.tokens_per_second,
+        embedding_params=metrics.embedding_params(adapter.vocab_size),
+        status="ok",
+    )
+
+
+def skipped_row(skipped: Skipped, language: str, texts: Sequence[str]) -> ResultRow:
+    return ResultRow(
+        tokenizer=skipped.id, family=skipped.family, vocab_size=skipped.vocab_size, language=language,
+        n_sentences=len(texts), n_tokens=0, n_bytes=sum(len(t.encode("utf-8")) for t in texts),
+        n_chars=sum(len(t) for t in texts), bytes_per_token=None, chars_per_token=None,
+        tokens_per_sentence=None, premium=None, premium_ci_low=None, premium_ci_high=None,
+        unk_rate=None, byte_fallback_rate=None, roundtrip_rate=None, vocab_utilisation=None,
+        train_seconds=None, throughput_mb_s=None, tokens_per_second=None,
+        embedding_params=metrics.embedding_params(skipped.vocab_size), status=f"skipped: {skipped.reason}",
+    )
+
+
+def _short_of_target(adapter: Adapter, requested: int | None) -> Skipped | None:
+    """A trained model that stopped below the size asked for (no pair left occurring twice) is
+    not a model of that size: report it as skipped instead of a duplicate of a smaller one."""
+    if requested is None or adapter.train_seconds is None or adapter.vocab_size >= requested:
+        return None
+    return Skipped(adapter.id, adapter.family, requested,
+                   f"training text supports only {adapter.vocab_size} tokens (no pair left occurring twice)")
+
+
+def choose_example_line(reference_texts: Sequence[str]) -> int:
+    """The shortest reference sentence with at least EXAMPLE_MIN_CHARS characters (else the first)."""
+    candidates = [(len(t), i) for i, t in enumerate(reference_texts) if len(t) >= EXAMPLE_MIN_CHARS]
+    return min(candidates)[1] if candidates else 0
+
+
+def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
+    """The whole job: plan, train (or read the cache), measure, and return the results."""
+    plan = plan_run(config)
+    cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
+                          enabled=not config.retrain)
+    with _progress(show_progress) as progress:
+        step = progress.task("training and loading tokenizers", total=None)
+        trained_or_pretrained = [i for i in plan.tokenizer_ids if not i.startswith("file/")]
+        tokenizers: list[Adapter | Skipped] = []
+        if trained_or_pretrained:
+            tokenizers = build_tokenizers(trained_or_pretrained, plan.training, cache,
+                                          on_step=lambda label: progress.update(step, label))
+        files = {file_id(p): Path(p) for p in config.tokenizer_files}
+        if len(files) != len(config.tokenizer_files):
+            raise BenchmarkError("two --tokenizer-file paths have the same file name; rename one (ids are file/<name>)")
+        for tokenizer_id in plan.tokenizer_ids:
+            if tokenizer_id in files:
+                progress.update(step, f"loading {files[tokenizer_id]}")
+                tokenizers.append(load_tokenizer_file(files[tokenizer_id], pattern=config.tokenizer_file_pattern))
+        progress.finish(step)
+
+        requested = {i: int(i.rsplit("-", 1)[1]) for i in plan.tokenizer_ids if i.rsplit("-", 1)[-1].isdigit()}
+        tokenizers = [(_short_of_target(t, requested.get(t.id)) or t) if isinstance(t, Adapter) else t
+                      for t in tokenizers]
+
+        ok = [t for t in tokenizers if isinstance(t, Adapter)]
+        measure_task = progress.task("measuring", total=len(ok) * len(plan.languages))
+        rows: list[ResultRow] = []
+        for tokenizer in tokenizers:
+            if isinstance(tokenizer, Skipped):
+                rows.extend(skipped_row(tokenizer, code, plan.measure_texts[code]) for code in plan.languages)
+                continue
+            measured: dict[str, Measurement] = {}
+            for code in plan.languages:
+                progress.update(measure_task, f"measuring {tokenizer.id} on {code}")
+                measured[code] = measure_language(tokenizer, plan.measure_texts[code], plan.warm_texts[code],
+                                                  repeats=config.repeats)
+                progress.advance(measure_task)
+            for code in plan.languages:
+                rows.append(build_row(tokenizer, code, plan.measure_texts[code], measured[code],
+                                      measured[plan.reference]))
+        progress.finish(measure_task)
+
+    record = _run_record(config, plan, tokenizers)
+    return Results(rows=tuple(rows), record=record)
+
+
+# ---------------------------------------------------------------- the run record
+
+
+def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Skipped]) -> RunRecord:
+    example_index = choose_example_line(plan.measure_texts[plan.reference])
+    example_sentences = {code: plan.measure_texts[code][example_index] for code in plan.languages}
+    examples: dict[str, dict[str, list[str]]] = {code: {} for code in plan.languages}
+    described: dict[str, dict[str, Any]] = {}
+    for tokenizer in tokenizers:
+        if isinstance(tokenizer, Skipped):
+            described[tokenizer.id] = {
+                "family": tokenizer.family, "vocab_size": tokenizer.vocab_size, "fingerprint": None,
+                "train_seconds": None, "settings": tokenizer.settings, "status": f"skipped: {tokenizer.reason}",
+            }
+            continue
+        described[tokenizer.id] = tokenizer.describe()
+        for code in plan.languages:
+            examples[code][tokenizer.id] = tokenizer.token_strings(example_sentences[code])
+
+    checksums = dict(plan.corpus.checksums)
+    if plan.train_corpus is not plan.corpus:
+        prefix = "" if plan.train_corpus.root.resolve() == BUNDLED_CORPUS_DIR.resolve() else f"{plan.train_corpus.name}:"
+        for key, digest in plan.train_corpus.checksums.items():
+            if key.startswith(f"{plan.train_corpus.train_split}/"):
+                checksums[f"{prefix}{key}"] = digest
+
+    settings = {
+        "quick": config.quick,
+        "languages": list(plan.languages),
+        "reference": plan.reference,
+        "vocab_sizes": list(config.vocab_sizes),
+        "tokenizers": list(plan.tokenizer_ids),
+        "tokenizer_files": [str(p) for p in config.tokenizer_files],
+        "corpus": plan.corpus.name,
+        "corpus_dir": _display_path(plan.corpus.root),
+        "measure_split": plan.corpus.measure_split,
+        "n_sentences": {code: len(plan.measure_texts[code]) for code in plan.languages},
+        "train_corpus_dir": _display_path(plan.train_corpus.root),
+        "train_split": plan.train_corpus.train_split,
+        "train_languages": list(plan.train_languages),
+        "train_share": "equal number of lines per language (parallel lines: the same content in each)",
+        "n_train_lines_per_language": len(plan.training.texts) // max(1, len(plan.train_languages)),
+        "training_text_sha256": plan.training.sha256,
+        "max_sentences": config.max_sentences,
+        "encode": "each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
+        "timing": {
+            "repeats": config.repeats,
+            "statistic": "median of repeats",
+            "threads": 1,
+            "protocol": ("per repeat: reset the encoder's cache, encode the warm-up text, then time "
+                         "every measured sentence encoded on its own (unseen text)"),
+            "warm_up": plan.warm_source,
+            "megabyte": "10^6 bytes of UTF-8",
+        },
+        "train_seconds": ("wall seconds of training; for bpe/* the time the single training run "
+                          "to the largest size took to reach that size (merges are a prefix); "
+                          "a cached model reports the seconds of the run that trained it"),
+        "premium": {"reference": plan.reference, "ci": "95% percentile bootstrap over sentences (paired)",
+                    "n_resamples": metrics.BOOTSTRAP_RESAMPLES, "seed": metrics.BOOTSTRAP_SEED},
+        "embedding_dim": metrics.EMBEDDING_DIM,
+        "example_line": example_index + 1,
+    }
+    return RunRecord(
+        date=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        settings=settings,
+        package_versions=package_versions(),
+        machine=machine_info(),
+        corpus_checksums=checksums,
+        tokenizers=described,
+        examples=examples,
+        example_sentences=example_sentences,
+        language_names={code: language_name(code) for code in plan.languages},
+    )
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = _metadata.version(name)
+        except _metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def machine_info() -> dict[str, Any]:
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python_implementation": platform.python_implementation(),
+    }
+
+
+# ---------------------------------------------------------------- progress
+
+
+def progress_enabled() -> bool:
+    """Bars on a terminal; quiet in CI (CI=true) or when stderr is piped."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        return False
+    return sys.stderr.isatty()
+
+
+class _Quiet:
+    def task(self, description: str, total: int | None) -> int:
+        return 0
+
+    def update(self, task: int, description: str) -> None:
+        pass
+
+    def advance(self, task: int) -> None:
+        pass
+
+    def finish(self, task: int) -> None:
+        pass
+
+
+class _RichProgress(_Quiet):
+    def __init__(self, progress) -> None:
+        self.progress = progress
+
+    def task(self, description: str, total: int | None) -> int:
+        return self.progress.add_task(description, total=total)
+
+    def update(self, task: int, description: str) -> None:
+        self.progress.update(task, description=description)
+
+    def advance(self, task: int) -> None:
+        self.progress.advance(task)
+
+    def finish(self, task: int) -> None:
+        total = self.progress.tasks[task].total
+        self.progress.update(task, completed=total if total is not None else 1, total=total or 1)
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[_Quiet]:
+    if not enabled:
+        yield _Quiet()
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=False) as progress:
+        yield _RichProgress(progress)

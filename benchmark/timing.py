@@ -1,0 +1,96 @@
+"""The one piece of code that times an encoder.
+
+The throughput table of the reports and the pytest-benchmark cases (tests/benchmarks) both call
+`measure_throughput`, so they measure the same thing the same way.
+
+Protocol ("unseen text"): an encoder with a cache (our BPE's pre-token cache, HF BPE's word
+cache) would look fast on text it has already seen. So every repeat starts from a reset encoder,
+encodes the warm-up texts first (the language's `dev` split: a realistic amount of earlier text
+in the cache, and a warm interpreter), and then times the encoding of the timed texts (`devtest`),
+each text encoded on its own as one call. The figure is the median over repeats, which resists
+the odd slow repeat on a noisy shared machine. Garbage collection is paused while a repeat is
+timed, as `timeit` does, so a collection triggered by an earlier step does not land in it.
+
+The caller chooses the threads: measure.py pins HF tokenizers to one thread before importing it;
+tiktoken's `encode_ordinary` and SentencePiece's `encode` on a single string use one thread.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+MEGABYTE = 1_000_000  # decimal megabytes, as in metrics.throughput_mb_s
+
+
+@dataclass(frozen=True)
+class ThroughputResult:
+    repeat_seconds: tuple[float, ...]  # wall seconds of each timed repeat
+    median_seconds: float
+    n_bytes: int  # UTF-8 bytes of the timed texts
+    n_tokens: int  # tokens produced by one pass over the timed texts
+
+    @property
+    def throughput_mb_s(self) -> float:
+        return self.n_bytes / self.median_seconds / MEGABYTE if self.median_seconds > 0 else 0.0
+
+    @property
+    def tokens_per_second(self) -> float:
+        return self.n_tokens / self.median_seconds if self.median_seconds > 0 else 0.0
+
+
+def measure_throughput(
+    encode: Callable[[str], Sequence[int]],
+    warm_texts: Sequence[str],
+    timed_texts: Sequence[str],
+    *,
+    repeats: int = 3,
+    reset: Callable[[], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> ThroughputResult:
+    """Time `encode` over `timed_texts`, each text on its own, after warming up on `warm_texts`.
+
+    `reset` (optional) empties the encoder's caches; it is called before every repeat so each
+    repeat sees the timed texts for the first time.
+
+    >>> r = measure_throughput(str.encode, ["warm"], ["hello", "world"], repeats=3)
+    >>> r.n_bytes, r.n_tokens, len(r.repeat_seconds)
+    (10, 10, 3)
+    """
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats}")
+    n_bytes = sum(len(text.encode("utf-8")) for text in timed_texts)
+    repeat_seconds = []
+    n_tokens = 0
+    for _ in range(repeats):
+        if reset is not None:
+            reset()
+        for text in warm_texts:
+            encode(text)
+        n_tokens, seconds = _time_once(encode, timed_texts, clock)
+        repeat_seconds.append(seconds)
+    return ThroughputResult(
+        repeat_seconds=tuple(repeat_seconds),
+        median_seconds=statistics.median(repeat_seconds),
+        n_bytes=n_bytes,
+        n_tokens=n_tokens,
+    )
+
+
+def _time_once(encode: Callable[[str], Sequence[int]], texts: Sequence[str],
+               clock: Callable[[], float]) -> tuple[int, float]:
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        n_tokens = 0
+        start = clock()
+        for text in texts:
+            n_tokens += len(encode(text))
+        seconds = clock() - start
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return n_tokens, seconds
