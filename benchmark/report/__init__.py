@@ -1,0 +1,52 @@
+"""Reports people read, drawn from a `Results` object alone (no measuring, no tokenizers).
+
+    write_reports(results, Path("reports"))
+
+writes `results.csv`, `results.json`, `README.md` (findings first), `index.html` (one
+self-contained page) and `plots/*.png` + `plots/*.svg`. This package is the only place pandas,
+seaborn and matplotlib are imported, and only when a report is written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmark.results import Results, atomic_write_bytes, atomic_write_text, save_results
+
+__all__ = ["write_reports"]
+
+
+def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> list[Path]:
+    """Write results.csv, results.json, README.md, index.html, plots/*.png and plots/*.svg into
+    output_dir (each file atomically); return the paths written."""
+    from benchmark.report.html import render_html
+    from benchmark.report.markdown import render_markdown
+    from benchmark.report.tables import results_csv
+
+    output_dir = Path(output_dir)
+    written: list[Path] = []
+
+    def text(name: str, content: str) -> None:
+        path = output_dir / name
+        atomic_write_text(path, content)
+        written.append(path)
+
+    text("results.csv", results_csv(results))
+    json_path = output_dir / "results.json"
+    save_results(results, json_path)
+    written.append(json_path)
+
+    rendered = []
+    if plots:
+        from benchmark.report.plots import render_plots
+
+        rendered = render_plots(results)
+        for plot in rendered:
+            for suffix, data in ((".png", plot.png), (".svg", plot.svg)):
+                path = output_dir / "plots" / f"{plot.info.name}{suffix}"
+                atomic_write_bytes(path, data)
+                written.append(path)
+
+    text("README.md", render_markdown(results, [plot.info for plot in rendered]))
+    text("index.html", render_html(results, rendered))
+    return written

@@ -1,0 +1,222 @@
+"""The findings: a few sentences computed from the result rows, put first in every report.
+
+Each sentence has a small function that returns the numbers behind it, so a test can check the
+sentence against the rows without copying any output.
+
+"Stops improving" is defined once, here: bytes per token stops improving at the vocabulary size
+after which doubling the vocabulary gains less than `FLAT_GAIN_PER_DOUBLING` (5%). Sizes in a sweep
+need not be consecutive doublings, so the gain between two sizes is scaled to one doubling:
+`(bpt_big / bpt_small) ** (1 / log2(big / small)) - 1`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+from benchmark.report.naming import (
+    TRAINED_FAMILIES,
+    family_name,
+    family_rank,
+    fmt_rate_percent,
+    headline_tokenizers,
+    join_words,
+    language_label,
+    openai_pair,
+    ordered_languages,
+    ordered_tokenizers,
+    reference_language,
+    row_index,
+)
+from benchmark.results import ResultRow, Results
+
+FLAT_GAIN_PER_DOUBLING = 0.05
+
+
+def most_expensive(results: Results, tokenizer: str) -> ResultRow | None:
+    """The row of the language with the highest premium under `tokenizer` (reference excluded)."""
+    reference = reference_language(results)
+    rows = [
+        row
+        for row in results.rows
+        if row.tokenizer == tokenizer and row.ok and row.premium is not None and row.language != reference
+    ]
+    # Ties broken by language code so the sentence never depends on row order.
+    return max(rows, key=lambda row: (row.premium, row.language), default=None)
+
+
+def openai_savings(results: Results) -> list[tuple[str, float]]:
+    """(language, share of cl100k's tokens that o200k saves), largest saving first."""
+    pair = openai_pair(results)
+    if pair is None:
+        return []
+    index = row_index(results)
+    savings = []
+    for language in ordered_languages(results):
+        cl100k, o200k = index.get((pair[0], language)), index.get((pair[1], language))
+        if cl100k and o200k and cl100k.ok and o200k.ok and cl100k.n_tokens > 0:
+            savings.append((language, 1 - o200k.n_tokens / cl100k.n_tokens))
+    return sorted(savings, key=lambda item: (-item[1], item[0]))
+
+
+@dataclass(frozen=True)
+class Flattening:
+    family: str
+    language: str
+    flat_at: int | None  # the size after which one doubling gains < 5%; None: still improving
+    largest_size: int  # the largest size measured
+    gain_after: float | None  # the per-doubling gain right after flat_at
+
+
+def per_doubling_gain(small: tuple[int, float], big: tuple[int, float]) -> float:
+    (size_small, bpt_small), (size_big, bpt_big) = small, big
+    return (bpt_big / bpt_small) ** (1 / math.log2(size_big / size_small)) - 1
+
+
+def flattening(results: Results, family: str, language: str) -> Flattening | None:
+    """Where bytes per token stops improving for one trained family on one language."""
+    points = sorted(
+        (row.vocab_size, row.bytes_per_token)
+        for row in results.rows
+        if row.family == family and row.language == language and row.ok and row.bytes_per_token
+    )
+    if len(points) < 2:
+        return None
+    for small, big in zip(points, points[1:]):
+        gain = per_doubling_gain(small, big)
+        if gain < FLAT_GAIN_PER_DOUBLING:
+            return Flattening(family, language, small[0], points[-1][0], gain)
+    return Flattening(family, language, None, points[-1][0], None)
+
+
+def trained_families(results: Results) -> list[str]:
+    present = {row.family for row in results.rows}
+    ordered = [family for family in TRAINED_FAMILIES if family in present]
+    # A family trained at several sizes that we do not know by name still gets its sentence.
+    sizes: dict[str, set[int]] = {}
+    for row in results.rows:
+        sizes.setdefault(row.family, set()).add(row.vocab_size)
+    ordered += sorted(f for f in present - set(ordered) if len(sizes[f]) > 1 and f not in ("tiktoken", "bpe-openai"))
+    return ordered
+
+
+def compute_findings(results: Results) -> list[str]:
+    """The findings, in reading order; each one is a plain-text sentence or two."""
+    findings = []
+    for sentence in (
+        _premium_sentence(results),
+        _openai_sentence(results),
+        *_flattening_sentences(results),
+        _speed_sentence(results),
+        _roundtrip_sentence(results),
+    ):
+        if sentence:
+            findings.append(sentence)
+    return findings
+
+
+def _name(results: Results, code: str) -> str:
+    return language_label(results, code)
+
+
+def _premium_sentence(results: Results) -> str:
+    reference = reference_language(results)
+    worst = [(tid, most_expensive(results, tid)) for tid in headline_tokenizers(results)]
+    worst = [(tid, row) for tid, row in worst if row is not None]
+    if not worst:
+        return ""
+    tid, top = max(worst, key=lambda item: (item[1].premium, item[0]))
+    ci = ""
+    if top.premium_ci_low is not None and top.premium_ci_high is not None:
+        ci = f" (95% CI {top.premium_ci_low:.2f}-{top.premium_ci_high:.2f})"
+    ref_name = results.record.language_names.get(reference, reference)
+    sentence = (
+        f"{_name(results, top.language)} pays the most: under {tid} the same sentences take "
+        f"{top.premium:.2f}x the tokens of {ref_name}{ci}."
+    )
+    others = [f"{t}: {_name(results, row.language)} {row.premium:.2f}x" for t, row in worst if t != tid]
+    if others:
+        sentence += " The most expensive language under each other tokenizer: " + "; ".join(others) + "."
+    return sentence
+
+
+def _openai_sentence(results: Results) -> str:
+    pair = openai_pair(results)
+    savings = openai_savings(results)
+    if pair is None or not savings:
+        return ""
+    parts = []
+    for k, (language, saving) in enumerate(savings):
+        unit = " tokens" if k == 0 else ""
+        parts.append(f"{abs(saving) * 100:.0f}% {'fewer' if saving >= 0 else 'more'}{unit} on {_name(results, language)}")
+    cl100k, o200k = (tid.split("/")[-1] for tid in pair)
+    return f"For the same sentences, {o200k} needs {join_words(parts)} than {cl100k}."
+
+
+def _flattening_sentences(results: Results) -> list[str]:
+    sentences = []
+    for family in trained_families(results):
+        flats = [flattening(results, family, language) for language in ordered_languages(results)]
+        flats = [f for f in flats if f is not None]
+        if not flats:
+            continue
+        by_size: dict[int | None, list[str]] = {}
+        for flat in flats:
+            by_size.setdefault(flat.flat_at, []).append(_name(results, flat.language))
+        largest = max(flat.largest_size for flat in flats)
+        rule = f"the next doubling of the vocabulary gains less than {FLAT_GAIN_PER_DOUBLING:.0%}"
+        stopped = [
+            f"at {size:,} for {join_words(names)}"
+            for size, names in sorted((s, n) for s, n in by_size.items() if s is not None)
+        ]
+        subject = f"Bytes per token of {family_name(family)}"
+        if not stopped:
+            sentences.append(
+                f"{subject} is still improving at {largest:,}, the largest size measured, for every language "
+                f"(it stops improving once {rule})."
+            )
+            continue
+        sentence = f"{subject} stops improving ({rule}) {'; '.join(stopped)}"
+        if None in by_size:
+            sentence += f"; it is still improving at {largest:,}, the largest size measured, for {join_words(by_size[None])}"
+        sentences.append(sentence + ".")
+    return sentences
+
+
+def _speed_sentence(results: Results) -> str:
+    speeds: dict[str, list[float]] = {}
+    for row in results.rows:
+        if row.ok and row.throughput_mb_s is not None:
+            speeds.setdefault(row.tokenizer, []).append(row.throughput_mb_s)
+    if len(speeds) < 2:
+        return ""
+    medians = {tid: statistics.median(values) for tid, values in speeds.items()}
+    fastest = max(medians, key=lambda tid: (medians[tid], tid))
+    slowest = min(medians, key=lambda tid: (medians[tid], tid))
+    return (
+        f"The fastest encoder is {fastest} at {medians[fastest]:.1f} MB/s (median over languages, one thread); "
+        f"the slowest is {slowest} at {medians[slowest]:.1f} MB/s."
+    )
+
+
+def _roundtrip_sentence(results: Results) -> str:
+    """The lossy families, each with its worst tokenizer x language."""
+    worst_by_family: dict[str, ResultRow] = {}
+    for row in results.rows:
+        if row.ok and row.roundtrip_rate is not None and row.roundtrip_rate < 1:
+            current = worst_by_family.get(row.family)
+            if current is None or (row.roundtrip_rate, row.tokenizer, row.language) < (
+                current.roundtrip_rate,
+                current.tokenizer,
+                current.language,
+            ):
+                worst_by_family[row.family] = row
+    if not worst_by_family:
+        return "Every tokenizer gives back every sentence exactly (decode(encode(s)) == s)."
+    lossy = [
+        f"{family_name(family)} (as low as {fmt_rate_percent(row.roundtrip_rate)} of {_name(results, row.language)} "
+        f"sentences, {row.tokenizer})"
+        for family, row in sorted(worst_by_family.items(), key=lambda item: family_rank(item[0]))
+    ]
+    return f"Round trips are not exact for {join_words(lossy)}; every other family gives back every sentence."

@@ -1,0 +1,163 @@
+"""reports/index.html: one self-contained page (inline CSS, plots as base64 PNG, no network).
+
+The page reads without JavaScript; a dozen lines of optional script let a reader sort a table by
+clicking a column header.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Sequence
+
+from benchmark.report.findings import compute_findings
+from benchmark.report.markdown import methods_paragraph, run_summary
+from benchmark.report.plots import RenderedPlot
+from benchmark.report.tables import SKIPPED, Table, all_rows_table, report_tables
+from benchmark.results import Results
+
+CSS = """
+:root { --ink: #1d232a; --muted: #5b6570; --line: #d9dee3; --band: #f5f7f9; --accent: #2563a8; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK JP",
+       Roboto, Helvetica, Arial, sans-serif; color: var(--ink); background: #fff; }
+main { max-width: 1320px; margin: 0 auto; padding: 24px 24px 64px; }
+h1 { font-size: 1.7rem; margin: 0 0 4px; }
+h2 { font-size: 1.3rem; margin: 40px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
+h3 { font-size: 1.02rem; margin: 26px 0 8px; }
+p.meta, p.note, figcaption { color: var(--muted); font-size: 0.9rem; }
+nav { margin: 12px 0 0; font-size: 0.92rem; }
+nav a { color: var(--accent); margin-right: 14px; text-decoration: none; }
+ul.findings { padding-left: 1.2em; }
+ul.findings li { margin: 6px 0; }
+.scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
+.scroll.tall { max-height: 640px; overflow-y: auto; }
+table { border-collapse: collapse; width: 100%; font-size: 0.86rem; font-variant-numeric: tabular-nums; }
+th, td { padding: 5px 9px; border-bottom: 1px solid var(--line); white-space: nowrap; text-align: left; }
+th { background: var(--band); position: sticky; top: 0; cursor: pointer; font-weight: 600; white-space: normal;
+     vertical-align: bottom; }
+th .code { font-weight: 400; color: var(--muted); font-size: 0.78rem; }
+th.num, td.num { text-align: right; }
+tbody tr:nth-child(even) { background: #fafbfc; }
+tbody tr:hover { background: #eef4fb; }
+td.skipped { color: #98a1aa; font-style: italic; }
+td.status { white-space: normal; min-width: 260px; }
+td:first-child { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
+figure { margin: 18px 0 34px; }
+figure img { width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; }
+dl.record { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 0.88rem; }
+dl.record dt { color: var(--muted); }
+dl.record dd { margin: 0; }
+"""
+
+# Optional: click a header to sort by that column (numbers as numbers); the page reads without it.
+SORT_SCRIPT = """
+document.querySelectorAll("table.sortable th").forEach(function (th, col) {
+  th.title = "click to sort";
+  th.addEventListener("click", function () {
+    var body = th.closest("table").tBodies[0], rows = Array.from(body.rows);
+    var down = th.dataset.dir !== "down"; th.dataset.dir = down ? "down" : "up";
+    function key(r) { var t = r.cells[col].textContent.replace(/[,%x]/g, "").split(" ")[0];
+      var n = parseFloat(t); return isNaN(n) ? r.cells[col].textContent : n; }
+    rows.sort(function (a, b) { var x = key(a), y = key(b);
+      if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
+      return (x < y ? -1 : x > y ? 1 : 0) * (down ? -1 : 1); });
+    rows.forEach(function (r) { body.appendChild(r); });
+  });
+});
+"""
+
+
+def _header(text: str) -> str:
+    # "Japanese (jpn_Jpan)" on two lines keeps a table of six languages within a laptop screen.
+    name, sep, rest = text.partition(" (")
+    if sep and rest.endswith(")") and " " not in rest:
+        return f'{html.escape(name)}<br><span class="code">({html.escape(rest)}</span>'
+    return html.escape(text)
+
+
+def _table_html(table: Table, *, tall: bool = False, heading: str = "h3") -> str:
+    esc = html.escape
+    numeric = table.numeric or (False,) * len(table.headers)
+    head = "".join(f'<th class="num">{_header(h)}</th>' if n else f"<th>{_header(h)}</th>" for h, n in zip(table.headers, numeric))
+    body = []
+    for row in table.rows:
+        cells = []
+        for value, is_number in zip(row, numeric):
+            classes = []
+            if is_number:
+                classes.append("num")
+            if value == SKIPPED or value.startswith("skipped"):
+                classes.append("skipped")
+            if table.headers[len(cells)] == "status":
+                classes.append("status")
+            attr = f' class="{" ".join(classes)}"' if classes else ""
+            cells.append(f"<td{attr}>{esc(value)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    note = f'<p class="note">{esc(table.note)}</p>' if table.note else ""
+    scroll = "scroll tall" if tall else "scroll"
+    return (
+        f'<{heading} id="{esc(table.key)}">{esc(table.title)}</{heading}>\n'
+        f'<div class="{scroll}"><table class="sortable"><thead><tr>{head}</tr></thead>\n'
+        f"<tbody>\n" + "\n".join(body) + f"\n</tbody></table></div>\n{note}\n"
+    )
+
+
+def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
+    esc = html.escape
+    findings = "\n".join(f"<li>{esc(sentence)}</li>" for sentence in compute_findings(results))
+    tables = "".join(_table_html(table) for table in report_tables(results))
+    all_rows = _table_html(all_rows_table(results), tall=True, heading="h2")
+    figures = []
+    for plot in plots:
+        data = base64.b64encode(plot.png).decode("ascii")
+        figures.append(
+            f'<figure id="plot-{esc(plot.info.name)}"><h3>{esc(plot.info.title)}</h3>\n'
+            f'<img alt="{esc(plot.info.title)}" src="data:image/png;base64,{data}">\n'
+            f"<figcaption>{esc(plot.info.caption)}</figcaption></figure>"
+        )
+    record = results.record
+    record_items = [("Date", record.date)]
+    if record.package_versions:
+        record_items.append(("Packages", ", ".join(f"{k} {v}" for k, v in sorted(record.package_versions.items()))))
+    if record.machine:
+        record_items.append(("Machine", ", ".join(f"{k}: {v}" for k, v in sorted(record.machine.items()))))
+    if record.corpus_checksums:
+        record_items.append(("Corpus files", f"{len(record.corpus_checksums)} checked by SHA-256 (see results.json)"))
+    record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)
+    nav = '<a href="#findings">Findings</a><a href="#methods">Method</a><a href="#tables">Tables</a>'
+    if plots:
+        nav += '<a href="#plots">Plots</a>'
+    nav += '<a href="#all_rows">All measurements</a><a href="#record">Run record</a>'
+    plots_section = f'<h2 id="plots">Plots</h2>\n{"".join(figures)}' if plots else ""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Token cost by language: results</title>
+<style>{CSS}</style>
+</head>
+<body>
+<main>
+<h1>Token cost by language</h1>
+<p class="meta">{esc(run_summary(results))}</p>
+<nav>{nav}</nav>
+<h2 id="findings">Findings</h2>
+<ul class="findings">
+{findings}
+</ul>
+<h2 id="methods">How the figures were measured</h2>
+<p>{esc(methods_paragraph(results))}</p>
+<h2 id="tables">Tables</h2>
+<p class="note">Click a column header to sort (optional script; the tables read without it).</p>
+{tables}
+{plots_section}
+{all_rows}
+<h2 id="record">Run record</h2>
+<dl class="record">{record_html}</dl>
+</main>
+<script>{SORT_SCRIPT}</script>
+</body>
+</html>
+"""

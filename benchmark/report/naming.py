@@ -1,0 +1,180 @@
+"""Orders, labels and number formats shared by every report writer (plain Python, no pandas).
+
+One place decides the order of tokenizers and languages and how a number is rounded for reading,
+so the Markdown tables, the HTML page and the plots never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from benchmark.results import ResultRow, Results
+
+# The order families appear in, in tables and legends: the fixed vocabularies people compare
+# against first, then the tokenizers trained here.
+FAMILY_ORDER = ("tiktoken", "bpe-openai", "bpe", "hf-bpe", "sentencepiece-unigram", "hf-wordpiece")
+FAMILY_NAMES = {
+    "tiktoken": "tiktoken (OpenAI)",
+    "bpe-openai": "bpe-openai (OpenAI ranks, Rust encoder)",
+    "bpe": "our byte-level BPE",
+    "hf-bpe": "HF byte-level BPE",
+    "sentencepiece-unigram": "SentencePiece Unigram",
+    "hf-wordpiece": "HF WordPiece",
+}
+# Families whose vocabulary is trained here at each size of the sweep.
+TRAINED_FAMILIES = ("bpe", "hf-bpe", "sentencepiece-unigram", "hf-wordpiece")
+
+
+def family_rank(family: str) -> int:
+    return FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER)
+
+
+def family_name(family: str) -> str:
+    return FAMILY_NAMES.get(family, family)
+
+
+def tokenizer_sort_key(row_or_meta: ResultRow | tuple[str, str, int]) -> tuple:
+    if isinstance(row_or_meta, ResultRow):
+        tid, family, vocab_size = row_or_meta.tokenizer, row_or_meta.family, row_or_meta.vocab_size
+    else:
+        tid, family, vocab_size = row_or_meta
+    return (family_rank(family), family, vocab_size, tid)
+
+
+def ordered_tokenizers(rows: Iterable[ResultRow]) -> list[str]:
+    """Tokenizer ids: OpenAI vocabularies first, then each trained family by vocabulary size."""
+    meta = {row.tokenizer: (row.tokenizer, row.family, row.vocab_size) for row in rows}
+    return [m[0] for m in sorted(meta.values(), key=tokenizer_sort_key)]
+
+
+def ordered_languages(results: Results) -> list[str]:
+    """The reference first, then the run's language order (or code order for unknown ones)."""
+    present = {row.language for row in results.rows}
+    reference = reference_language(results)
+    wanted = [code for code in results.record.settings.get("languages", []) if code in present]
+    wanted += sorted(present - set(wanted))
+    if reference in wanted:
+        wanted.remove(reference)
+        wanted.insert(0, reference)
+    return wanted
+
+
+def reference_language(results: Results) -> str:
+    reference = results.record.settings.get("reference")
+    if reference:
+        return str(reference)
+    codes = {row.language for row in results.rows}
+    for guess in ("eng_Latn", "eng"):
+        if guess in codes:
+            return guess
+    return sorted(codes)[0] if codes else ""
+
+
+def language_name(results: Results, code: str) -> str:
+    return results.record.language_names.get(code, code)
+
+
+def language_label(results: Results, code: str) -> str:
+    """'Japanese (jpn_Jpan)'; a code without a known name stays as it is."""
+    name = results.record.language_names.get(code)
+    return f"{name} ({code})" if name and name != code else code
+
+
+def ok_rows(results: Results) -> list[ResultRow]:
+    return [row for row in results.rows if row.ok]
+
+
+def row_index(results: Results) -> dict[tuple[str, str], ResultRow]:
+    return {(row.tokenizer, row.language): row for row in results.rows}
+
+
+def headline_tokenizers(results: Results) -> list[str]:
+    """The few tokenizers a reader compares at a glance: the tiktoken vocabularies (or the
+    bpe-openai ones when tiktoken was not run) and each trained family at its largest size that
+    measured every language. Other tokenizers of a family only add lines that say the same thing.
+    """
+    rows = results.rows
+    languages = {row.language for row in rows}
+    ok_by_tokenizer: dict[str, set[str]] = {}
+    meta: dict[str, ResultRow] = {}
+    for row in rows:
+        meta.setdefault(row.tokenizer, row)
+        if row.ok:
+            ok_by_tokenizer.setdefault(row.tokenizer, set()).add(row.language)
+    complete = [tid for tid, langs in ok_by_tokenizer.items() if langs == languages]
+    chosen: list[str] = []
+    openai = [tid for tid in complete if meta[tid].family == "tiktoken"]
+    if not openai:
+        openai = [tid for tid in complete if meta[tid].family == "bpe-openai"]
+    chosen += openai
+    by_family: dict[str, list[str]] = {}
+    for tid in complete:
+        if meta[tid].family not in ("tiktoken", "bpe-openai"):
+            by_family.setdefault(meta[tid].family, []).append(tid)
+    for tids in by_family.values():
+        chosen.append(max(tids, key=lambda tid: (meta[tid].vocab_size, tid)))
+    return sorted(chosen, key=lambda tid: tokenizer_sort_key(meta[tid]))
+
+
+def openai_pair(results: Results) -> tuple[str, str] | None:
+    """The (cl100k, o200k) ids to compare, preferring tiktoken's; None if either is missing."""
+    ids = {row.tokenizer for row in results.rows if row.ok}
+    for prefix in ("tiktoken", "bpe_openai"):
+        pair = (f"{prefix}/cl100k_base", f"{prefix}/o200k_base")
+        if all(tid in ids for tid in pair):
+            return pair
+    return None
+
+
+def skip_reason(status: str) -> str:
+    return status.removeprefix("skipped: ")
+
+
+# Numbers rounded for reading. The CSV and JSON keep full precision.
+
+
+def fmt_ratio(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def fmt_rate_percent(value: float | None) -> str:
+    if value is None:
+        return ""
+    percent = 100 * value
+    if percent == 100 or percent == 0:
+        return f"{percent:.0f}%"
+    # subtle: 99.96% must not print as "100.0%", which reads as lossless.
+    text = f"{percent:.1f}%"
+    if text == "100.0%":
+        return "99.9%"
+    if text == "0.0%":
+        return "<0.1%"
+    return text
+
+
+def fmt_speed(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:.0f}" if value >= 100 else f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def fmt_seconds(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def fmt_int(value: int | None) -> str:
+    return "" if value is None else f"{value:,}"
+
+
+def fmt_size(vocab_size: int) -> str:
+    return f"{vocab_size:,}"
+
+
+def join_words(words: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

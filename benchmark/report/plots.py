@@ -1,0 +1,587 @@
+"""The plots: seaborn on matplotlib's Agg canvas, written as PNG (for pages) and SVG (for print).
+
+Each `plot_*` function takes the results and returns a matplotlib `Figure` (or None when the
+results hold nothing to draw), so tests can read titles and axis labels off the objects. No
+pyplot: figures are plain `Figure` objects on an Agg canvas, which needs no display and keeps no
+global list of open figures.
+
+Colours: one fixed colour per tokenizer (a shade of its family's hue, darker for a larger
+vocabulary) and one per language, computed once from the sorted ids, so a tokenizer or a language
+looks the same in every figure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, flattening, trained_families
+from benchmark.report.naming import (
+    family_name,
+    headline_tokenizers,
+    language_label,
+    language_name,
+    openai_pair,
+    ordered_languages,
+    ordered_tokenizers,
+    reference_language,
+    row_index,
+)
+from benchmark.results import Results
+
+FAMILY_PALETTES = {
+    "tiktoken": "Reds",
+    "bpe-openai": "Greys",
+    "bpe": "Blues",
+    "hf-bpe": "Purples",
+    "sentencepiece-unigram": "Greens",
+    "hf-wordpiece": "YlOrBr",  # its dark end is brown, not the red of tiktoken
+}
+SPARE_PALETTES = ("YlOrBr", "PuRd", "BuGn", "GnBu", "RdPu", "YlGn")
+# Fonts that draw Japanese and Korean, in order of preference.
+CJK_FONT_NAMES = (
+    "Noto Sans CJK JP",
+    "Noto Sans CJK KR",
+    "Noto Sans JP",
+    "Source Han Sans",
+    "IPAexGothic",
+    "IPAGothic",
+    "TakaoGothic",
+    "NanumGothic",
+    "Droid Sans Fallback",
+    "WenQuanYi Zen Hei",
+)
+SVG_HASH_SALT = "tokencost-report"  # fixed ids inside SVG files, so reruns give the same bytes
+PNG_DPI = 110
+
+
+@dataclass(frozen=True)
+class PlotInfo:
+    name: str  # file stem under plots/
+    title: str
+    caption: str  # one sentence: how to read it
+
+
+PLOTS = (
+    PlotInfo(
+        "premium",
+        "Token premium vs the reference language",
+        "Tokens each language needs for the same sentences, relative to the reference; bars are the "
+        "main tokenizers, whiskers the 95% bootstrap interval, the dashed line parity.",
+    ),
+    PlotInfo(
+        "bytes_per_token",
+        "Bytes per token against vocabulary size",
+        "One panel per trained family, one line per language; crosses and stars mark the fixed "
+        "cl100k and o200k vocabularies, rings the size after which doubling gains less than 5%.",
+    ),
+    PlotInfo(
+        "throughput",
+        "Encoder throughput",
+        "MB of UTF-8 text encoded per second on one thread (median of repeats, log scale), one dot per language.",
+    ),
+    PlotInfo(
+        "train_seconds",
+        "Training time against vocabulary size",
+        "Wall-clock seconds to train each family on the dev split, by vocabulary size.",
+    ),
+    PlotInfo(
+        "roundtrip",
+        "Round-trip fidelity",
+        "Share of sentences that decode back to exactly the input; anything below 100% is lossy normalisation.",
+    ),
+    PlotInfo(
+        "token_boundaries",
+        "Token boundaries of one example sentence",
+        "Each box is one token of the example sentence, for the main tokenizers.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class RenderedPlot:
+    info: PlotInfo
+    png: bytes
+    svg: bytes
+
+
+# ----------------------------------------------------------------------------- fonts and style
+
+
+_cjk_font_cache: list[str | None] = []
+
+
+def find_cjk_font() -> str | None:
+    """The name of an installed font that draws Japanese and Korean, or None.
+
+    matplotlib's font cache is built once; a font installed later (apt-get install fonts-noto-cjk)
+    is not in it, so when the cache has none we look at the system font files too.
+    """
+    if _cjk_font_cache:
+        return _cjk_font_cache[0]
+    from matplotlib import font_manager
+
+    def known() -> str | None:
+        names = {entry.name for entry in font_manager.fontManager.ttflist}
+        return next((name for name in CJK_FONT_NAMES if name in names), None)
+
+    found = known()
+    if found is None:
+        hints = ("cjk", "gothic", "nanum", "ipa", "takao", "droidsansfallback", "wqy", "sourcehan", "notosansjp")
+        for path in font_manager.findSystemFonts():
+            flat = path.lower().replace("-", "").replace("_", "")
+            if any(hint in flat for hint in hints):
+                with contextlib.suppress(Exception):  # an unreadable font file is just not used
+                    font_manager.fontManager.addfont(path)
+        found = known()
+    if found is None:
+        warnings.warn(
+            "no font for Japanese/Korean found; the token-boundary plot will show boxes for them "
+            "(install one, e.g. `apt-get install fonts-noto-cjk`)",
+            stacklevel=2,
+        )
+    _cjk_font_cache.append(found)
+    return found
+
+
+@contextlib.contextmanager
+def plot_style() -> Iterator[None]:
+    """seaborn's look and fonts that cover CJK, for the duration of a `with` block only."""
+    import matplotlib as mpl
+    import seaborn as sns
+
+    cjk = find_cjk_font()
+    families = ["DejaVu Sans"] + ([cjk] if cjk else [])
+    rc = {
+        "font.family": families,
+        "svg.hashsalt": SVG_HASH_SALT,
+        "svg.fonttype": "path",  # glyphs as outlines: the SVG draws the same without the fonts
+        "figure.dpi": PNG_DPI,
+        "axes.titleweight": "bold",
+    }
+    with sns.axes_style("whitegrid"), sns.plotting_context("notebook", font_scale=0.9), mpl.rc_context(rc):
+        with warnings.catch_warnings():
+            # Without a CJK font every missing glyph warns; one warning (above) says it already.
+            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
+            yield
+
+
+def _new_figure(width_in: float, height_in: float, **kwargs):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width_in, height_in), layout="constrained", **kwargs)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def tokenizer_colours(results: Results) -> dict[str, tuple[float, float, float]]:
+    """tokenizer id -> RGB, a shade of the family's hue; darker means a larger vocabulary."""
+    import seaborn as sns
+
+    by_family: dict[str, list[str]] = {}
+    for tid in ordered_tokenizers(results.rows):
+        family = next(row.family for row in results.rows if row.tokenizer == tid)
+        by_family.setdefault(family, []).append(tid)
+    spare = iter(SPARE_PALETTES * 10)
+    colours = {}
+    for family in sorted(by_family):
+        palette = FAMILY_PALETTES.get(family) or next(spare)
+        tids = by_family[family]
+        # From the middle of the colour map to its dark end: pale shades vanish on white, and the
+        # dark ends of neighbouring hues (red, brown) are the easiest to tell apart.
+        cmap = sns.color_palette(palette, as_cmap=True)
+        stops = [0.8] if len(tids) == 1 else [0.45 + 0.5 * i / (len(tids) - 1) for i in range(len(tids))]
+        colours.update((tid, tuple(float(c) for c in cmap(stop)[:3])) for tid, stop in zip(tids, stops))
+    return colours
+
+
+def language_colours(results: Results) -> dict[str, tuple[float, float, float]]:
+    import seaborn as sns
+
+    languages = ordered_languages(results)
+    palette = sns.color_palette("colorblind", max(len(languages), 1))
+    return {code: palette[i % len(palette)] for i, code in enumerate(languages)}
+
+
+def _two_line_label(results: Results, code: str) -> str:
+    name = language_name(results, code)
+    return f"{name}\n({code})" if name != code else code
+
+
+def _size_label(vocab_size: float) -> str:
+    # 1024 -> "1k", 16384 -> "16k", 100277 -> "100k": the sizes people say out loud.
+    return f"{vocab_size / 1000:.0f}k" if vocab_size >= 1000 else f"{vocab_size:.0f}"
+
+
+def _plain_log_ticks(axis, values: list[float]) -> None:
+    """Ticks at 1-2-5 steps labelled as plain numbers ("20", not "2x10^1") on a log axis."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    low, high = min(values) / 1.5, max(values) * 1.5
+    steps = [m * 10.0**e for e in range(-3, 7) for m in (1, 2, 5)]
+    axis.set_major_locator(FixedLocator([v for v in steps if low <= v <= high]))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_locator(NullLocator())
+
+
+def _colour_tick_labels(labels, colours) -> None:
+    for label in labels:
+        colour = colours.get(label.get_text())
+        if colour is not None:
+            label.set_color(colour)
+
+
+# ----------------------------------------------------------------------------- the plots
+
+
+def plot_premium(results: Results):
+    import numpy as np
+
+    reference = reference_language(results)
+    ref_name = language_name(results, reference)
+    index = row_index(results)
+    tokenizers = headline_tokenizers(results)
+    languages = [code for code in ordered_languages(results) if code != reference]
+    if not tokenizers or not languages:
+        return None
+    colours = tokenizer_colours(results)
+    fig = _new_figure(11, 5.2)
+    ax = fig.add_subplot()
+    width = 0.8 / len(tokenizers)
+    for i, tid in enumerate(tokenizers):
+        xs, heights, errors = [], [], [[], []]
+        for j, code in enumerate(languages):
+            row = index.get((tid, code))
+            if row is None or not row.ok or row.premium is None:
+                continue  # skipped rows are in the tables, not in the plot
+            xs.append(j - 0.4 + width * (i + 0.5))
+            heights.append(row.premium)
+            low = row.premium_ci_low if row.premium_ci_low is not None else row.premium
+            high = row.premium_ci_high if row.premium_ci_high is not None else row.premium
+            errors[0].append(max(row.premium - low, 0))
+            errors[1].append(max(high - row.premium, 0))
+        ax.bar(xs, heights, width=width * 0.92, color=colours[tid], label=tid)
+        ax.errorbar(xs, heights, yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
+    ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {ref_name} = 1.0")
+    ax.set_xticks(range(len(languages)), [_two_line_label(results, code) for code in languages])
+    ax.set_xlim(-0.5, len(languages) - 0.5)
+    ax.set_xlabel("Language")
+    ax.set_ylabel(f"Premium (tokens relative to {ref_name}, x)")
+    ax.set_title(f"Token premium vs {ref_name} for the same sentences (95% bootstrap CI)")
+    ax.legend(title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.grid(axis="x", visible=False)
+    return fig
+
+
+def plot_bytes_per_token(results: Results):
+    from matplotlib.lines import Line2D
+
+    families = [f for f in trained_families(results) if any(r.family == f and r.ok for r in results.rows)]
+    if not families:
+        return None
+    languages = ordered_languages(results)
+    lang_colours = language_colours(results)
+    index = row_index(results)
+    pair = openai_pair(results)
+    ncols = min(len(families), 2)
+    nrows = math.ceil(len(families) / ncols)
+    fig = _new_figure(11, 3.6 * nrows + 0.8)
+    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
+    ticks: set[int] = set()
+    for ax, family in zip(axes, families):
+        for code in languages:
+            points = sorted(
+                (row.vocab_size, row.bytes_per_token)
+                for row in results.rows
+                if row.family == family and row.language == code and row.ok and row.bytes_per_token
+            )
+            if not points:
+                continue
+            ticks.update(size for size, _ in points)
+            ax.plot(*zip(*points), marker="o", markersize=4, color=lang_colours[code], linewidth=1.6)
+            flat = flattening(results, family, code)
+            if flat is not None and flat.flat_at is not None:
+                y = dict(points)[flat.flat_at]
+                ax.plot([flat.flat_at], [y], marker="o", markersize=11, markerfacecolor="none",
+                        markeredgecolor=lang_colours[code], markeredgewidth=1.4)
+            if pair:
+                for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
+                    row = index.get((tid, code))
+                    if row and row.ok and row.bytes_per_token:
+                        ticks.add(row.vocab_size)
+                        ax.plot([row.vocab_size], [row.bytes_per_token], marker=marker, markersize=size,
+                                linestyle="none", color=lang_colours[code], markeredgecolor="white")
+        ax.set_xscale("log", base=2)
+        ax.set_title(family_name(family), fontsize=10)
+        ax.set_xlabel("Vocabulary size (tokens, log scale)")
+        ax.set_ylabel("Bytes per token (UTF-8)")
+    for ax in axes[len(families):]:
+        ax.set_visible(False)
+    for ax in axes[: len(families)]:
+        ax.set_xticks(sorted(ticks), [_size_label(t) for t in sorted(ticks)])
+        ax.minorticks_off()
+    handles = [Line2D([], [], color=lang_colours[c], marker="o", label=language_label(results, c)) for c in languages]
+    handles.append(Line2D([], [], color="0.4", marker="o", markersize=11, markerfacecolor="none", linestyle="none",
+                          label=f"stops improving\n(<{FLAT_GAIN_PER_DOUBLING:.0%} per doubling)"))
+    if pair:
+        for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
+            handles.append(Line2D([], [], color="0.4", marker=marker, markersize=size, linestyle="none", label=tid))
+    fig.legend(handles=handles, loc="outside right upper", frameon=False, title="Language / marker")
+    fig.suptitle("Bytes per token against vocabulary size: where the curve flattens", fontweight="bold")
+    return fig
+
+
+def plot_throughput(results: Results):
+    import pandas as pd
+    import seaborn as sns
+
+    rows = [row for row in results.rows if row.ok and row.throughput_mb_s]
+    if not rows:
+        return None
+    tokenizers = [tid for tid in ordered_tokenizers(results.rows) if any(r.tokenizer == tid for r in rows)]
+    languages = [code for code in ordered_languages(results) if any(r.language == code for r in rows)]
+    labels = {code: language_label(results, code) for code in languages}
+    frame = pd.DataFrame(
+        {"tokenizer": r.tokenizer, "language": labels[r.language], "throughput_mb_s": r.throughput_mb_s}
+        for r in rows
+    )
+    lang_colours = language_colours(results)
+    fig = _new_figure(11, 1.6 + 0.36 * len(tokenizers))
+    ax = fig.add_subplot()
+    sns.stripplot(
+        data=frame,
+        x="throughput_mb_s",
+        y="tokenizer",
+        hue="language",
+        order=tokenizers,
+        hue_order=[labels[c] for c in languages],
+        palette={labels[c]: lang_colours[c] for c in languages},
+        dodge=True,
+        jitter=False,
+        size=6,
+        log_scale=True,
+        ax=ax,
+    )
+    _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
+    _plain_log_ticks(ax.xaxis, [r.throughput_mb_s for r in rows])
+    ax.set_xlabel("Throughput (MB of UTF-8 text per second, one thread, log scale)")
+    ax.set_ylabel("Tokenizer")
+    ax.set_title("Encoder throughput per tokenizer and language (median of repeats)")
+    ax.legend(title="Language", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.grid(axis="y", visible=False)
+    return fig
+
+
+def plot_train_seconds(results: Results):
+    from matplotlib.lines import Line2D
+
+    seconds: dict[str, tuple[str, int, float]] = {}
+    for row in results.rows:
+        if row.ok and row.train_seconds is not None:
+            seconds.setdefault(row.tokenizer, (row.family, row.vocab_size, row.train_seconds))
+    if not seconds:
+        return None
+    colours = tokenizer_colours(results)
+    present = {family for family, _, _ in seconds.values()}
+    families = [f for f in trained_families(results) if f in present]
+    families += sorted(present - set(families))
+    fig = _new_figure(9, 4.6)
+    ax = fig.add_subplot()
+    handles = []
+    for family in families:
+        points = sorted((size, secs, tid) for tid, (fam, size, secs) in seconds.items() if fam == family)
+        darkest = colours[points[-1][2]]
+        ax.plot([p[0] for p in points], [p[1] for p in points], color=darkest, linewidth=1.6)
+        ax.scatter([p[0] for p in points], [p[1] for p in points], c=[colours[p[2]] for p in points], s=36,
+                   zorder=3, edgecolors="white")
+        handles.append(Line2D([], [], color=darkest, marker="o", label=family_name(family)))
+    sizes = sorted({size for _, size, _ in seconds.values()})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [f"{s:,}" for s in sizes])
+    ax.minorticks_off()
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("Vocabulary size (tokens, log scale)")
+    ax.set_ylabel("Training time (seconds, wall clock)")
+    ax.set_title("Training time against vocabulary size, per trained family")
+    ax.legend(handles=handles, title="Family", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    return fig
+
+
+def plot_roundtrip(results: Results):
+    import numpy as np
+    import seaborn as sns
+
+    tokenizers = ordered_tokenizers(results.rows)
+    languages = ordered_languages(results)
+    if not tokenizers or not languages:
+        return None
+    index = row_index(results)
+    values = np.full((len(tokenizers), len(languages)), np.nan)
+    annotations = np.full(values.shape, "", dtype=object)
+    for i, tid in enumerate(tokenizers):
+        for j, code in enumerate(languages):
+            row = index.get((tid, code))
+            if row is None:
+                continue
+            if row.ok and row.roundtrip_rate is not None:
+                values[i, j] = 100 * row.roundtrip_rate
+                annotations[i, j] = f"{100 * row.roundtrip_rate:.0f}" if row.roundtrip_rate in (0, 1) else (
+                    f"{min(100 * row.roundtrip_rate, 99.9):.1f}")
+            elif not row.ok:
+                annotations[i, j] = "skipped"
+    fig = _new_figure(10, 1.8 + 0.34 * len(tokenizers))
+    ax = fig.add_subplot()
+    ax.set_facecolor("0.93")  # skipped cells show the background
+    ax.grid(False)
+    sns.heatmap(
+        values,
+        mask=np.isnan(values),
+        annot=annotations,
+        fmt="",
+        cmap="RdYlGn",
+        vmin=0,
+        vmax=100,
+        linewidths=0.5,
+        linecolor="white",
+        cbar_kws={"label": "Exact round trips (% of sentences)"},
+        annot_kws={"fontsize": 8},
+        ax=ax,
+    )
+    # seaborn does not annotate masked cells; write "skipped" into them ourselves.
+    for i, j in zip(*np.nonzero(np.isnan(values))):
+        if annotations[i, j]:
+            ax.text(j + 0.5, i + 0.5, annotations[i, j], ha="center", va="center", fontsize=7, color="0.45")
+    ax.set_xticks(np.arange(len(languages)) + 0.5, [_two_line_label(results, c) for c in languages], rotation=0)
+    ax.set_yticks(np.arange(len(tokenizers)) + 0.5, tokenizers, rotation=0)
+    _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
+    ax.set_xlabel("Language")
+    ax.set_ylabel("Tokenizer")
+    ax.set_title("Round-trip fidelity: % of sentences with decode(encode(s)) == s")
+    return fig
+
+
+def _visible_token(text: str) -> str:
+    # Make the invisible visible: a space is what separates a token from its neighbour.
+    text = text.replace(" ", "\u2423").replace("\n", "\u23ce").replace("\t", "\u2192")
+    return text if text else "\u2205"
+
+
+def plot_token_boundaries(results: Results):
+    """Coloured spans, one row per tokenizer, one block per language: `Fred | dy`."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.patches import FancyBboxPatch
+
+    examples = results.record.examples
+    tokenizers = [tid for tid in headline_tokenizers(results) if any(tid in examples.get(c, {}) for c in examples)]
+    languages = [code for code in ordered_languages(results) if examples.get(code)]
+    if not tokenizers or not languages:
+        return None
+    colours = tokenizer_colours(results)
+
+    width_in, margin_in = 12.0, 0.25
+    token_pt, pad_pt, gap_pt = 10.0, 2.5, 2.0
+    line_in, header_in, block_gap_in = 0.30, 0.36, 0.22
+    span_right_in = width_in - margin_in
+    font = FontProperties(size=token_pt)
+    measure = RendererAgg(10, 10, 72)  # at 72 dpi one pixel is one point
+
+    def text_width_in(text: str) -> float:
+        width_pt, _, _ = measure.get_text_width_height_descent(text, font, ismath=False)
+        return width_pt / 72
+
+    label_font = FontProperties(size=9)
+    longest_label_pt = max(
+        measure.get_text_width_height_descent(f"{tid}  (000 tokens)", label_font, ismath=False)[0]
+        for tid in tokenizers
+    )
+    label_in = margin_in + longest_label_pt / 72 + 0.15
+
+    # First pass: place every box, top-down, in inches from the top of the figure.
+    boxes = []  # (x, y_top, width, text, colour, shade)
+    labels = []  # (x, y_top, text, colour, weight, size)
+    y = 0.75  # room for the title and the key
+    for code in languages:
+        labels.append((margin_in, y, language_label(results, code), "0.1", "bold", 11))
+        y += header_in
+        for tid in tokenizers:
+            tokens = examples[code].get(tid)
+            if tokens is None:
+                continue
+            labels.append((margin_in, y, f"{tid}  ({len(tokens)} tokens)", colours[tid], "normal", 9))
+            x = label_in
+            for k, token in enumerate(tokens):
+                text = _visible_token(token)
+                box_w = text_width_in(text) + 2 * pad_pt / 72
+                if x + box_w > span_right_in and x > label_in:
+                    x, y = label_in, y + line_in
+                boxes.append((x, y, box_w, text, colours[tid], k % 2))
+                x += box_w + gap_pt / 72
+            y += line_in
+        y += block_gap_in
+    height_in = y + 0.1
+
+    fig = _new_figure(width_in, height_in)
+    fig.set_layout_engine("none")
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    inches = fig.dpi_scale_trans
+    box_h = (token_pt + 2 * pad_pt) / 72
+    for x, y_top, w, text, colour, shade in boxes:
+        y_base = height_in - y_top - box_h
+        ax.add_patch(
+            FancyBboxPatch((x, y_base), w, box_h, boxstyle="round,pad=0,rounding_size=0.03", transform=inches,
+                           facecolor=(*colour, 0.22 if shade else 0.45), edgecolor=(*colour, 0.9), linewidth=0.6)
+        )
+        ax.text(x + w / 2, y_base + box_h / 2, text, transform=inches, ha="center", va="center_baseline",
+                fontsize=token_pt, parse_math=False)
+    for x, y_top, text, colour, weight, size in labels:
+        ax.text(x, height_in - y_top - box_h / 2, text, transform=inches, ha="left", va="center", color=colour,
+                fontsize=size, fontweight=weight, parse_math=False)
+    fig.suptitle("Token boundaries: one example sentence per language, one row per tokenizer",
+                 fontweight="bold", y=1 - 0.12 / height_in, va="top")
+    fig.text(0.5, 1 - 0.42 / height_in, "Each box is one token.  \u2423 is a space, \u2581 SentencePiece's space mark, "
+             "## a WordPiece continuation, \ufffd part of a character whose bytes are split across tokens.",
+             ha="center", va="top", fontsize=9, color="0.3", parse_math=False)
+    return fig
+
+
+PLOT_FUNCTIONS = {
+    "premium": plot_premium,
+    "bytes_per_token": plot_bytes_per_token,
+    "throughput": plot_throughput,
+    "train_seconds": plot_train_seconds,
+    "roundtrip": plot_roundtrip,
+    "token_boundaries": plot_token_boundaries,
+}
+
+
+def make_figures(results: Results) -> dict[str, object]:
+    """name -> Figure, for the plots the results have data for (call inside `plot_style()`)."""
+    figures = {}
+    for info in PLOTS:
+        fig = PLOT_FUNCTIONS[info.name](results)
+        if fig is not None:
+            figures[info.name] = fig
+    return figures
+
+
+def render_plots(results: Results) -> list[RenderedPlot]:
+    """Every plot as PNG and SVG bytes, in reading order."""
+    rendered = []
+    with plot_style():
+        figures = make_figures(results)
+        for info in PLOTS:
+            fig = figures.get(info.name)
+            if fig is None:
+                continue
+            png, svg = io.BytesIO(), io.BytesIO()
+            fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
+            fig.savefig(svg, format="svg", metadata={"Date": None})
+            rendered.append(RenderedPlot(info, png.getvalue(), svg.getvalue()))
+    return rendered

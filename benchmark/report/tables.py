@@ -1,0 +1,226 @@
+"""Tables: the full-precision CSV, and the rounded tables that README.md and index.html show.
+
+A `Table` is plain strings already rounded for reading; `to_markdown` and the HTML writer only lay
+it out, so both reports always show the same figures.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from benchmark.report.naming import (
+    family_name,
+    fmt_int,
+    fmt_rate_percent,
+    fmt_ratio,
+    fmt_seconds,
+    fmt_speed,
+    language_label,
+    ordered_languages,
+    ordered_tokenizers,
+    reference_language,
+    row_index,
+    skip_reason,
+    tokenizer_sort_key,
+)
+from benchmark.results import ROW_FIELDS, ResultRow, Results
+
+SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class Table:
+    key: str  # a short name, used as the HTML id
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+    # Columns holding numbers: right-aligned, and sorted as numbers in the HTML page.
+    numeric: tuple[bool, ...] = field(default=())
+
+
+def results_csv(results: Results) -> str:
+    """Every row, every column, full precision; the header equals `ROW_FIELDS`."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(ROW_FIELDS)
+    for row in sorted(results.rows, key=lambda r: (tokenizer_sort_key(r), r.language)):
+        # repr of a float is the shortest text that reads back as the same float.
+        writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row.to_dict().values()])
+    return buffer.getvalue()
+
+
+def _pivot(
+    results: Results,
+    key: str,
+    title: str,
+    cell: Callable[[ResultRow], str],
+    note: str = "",
+    languages: list[str] | None = None,
+) -> Table:
+    """Tokenizers down, languages across; a skipped row reads 'skipped'."""
+    index = row_index(results)
+    languages = languages if languages is not None else ordered_languages(results)
+    rows = []
+    for tid in ordered_tokenizers(results.rows):
+        cells = []
+        for language in languages:
+            row = index.get((tid, language))
+            cells.append("" if row is None else cell(row) if row.ok else SKIPPED)
+        rows.append((tid, *cells))
+    headers = ("tokenizer", *(language_label(results, code) for code in languages))
+    return Table(key, title, headers, tuple(rows), note, (False,) + (True,) * len(languages))
+
+
+def premium_table(results: Results) -> Table:
+    reference = reference_language(results)
+    ref_name = results.record.language_names.get(reference, reference)
+
+    def cell(row: ResultRow) -> str:
+        if row.premium is None:
+            return ""
+        if row.language == reference or row.premium_ci_low is None or row.premium_ci_high is None:
+            return fmt_ratio(row.premium)
+        return f"{row.premium:.2f} ({row.premium_ci_low:.2f}-{row.premium_ci_high:.2f})"
+
+    return _pivot(
+        results,
+        "premium",
+        f"Token premium: tokens for the same sentences relative to {ref_name} (95% CI)",
+        cell,
+        note=f"1.00 = as many tokens as {ref_name}; 2.00 = twice as many. Lower is cheaper.",
+    )
+
+
+def bytes_per_token_table(results: Results) -> Table:
+    return _pivot(
+        results,
+        "bytes_per_token",
+        "Compression: UTF-8 bytes per token",
+        lambda row: fmt_ratio(row.bytes_per_token),
+        note="Higher is better: each token carries more text.",
+    )
+
+
+def throughput_table(results: Results) -> Table:
+    return _pivot(
+        results,
+        "throughput",
+        "Encoder throughput, MB/s of UTF-8 text (one thread, median of repeats)",
+        lambda row: fmt_speed(row.throughput_mb_s),
+        note="Timed on devtest after a warm-up pass over the dev split, so caches hold no measured text.",
+    )
+
+
+def roundtrip_table(results: Results) -> Table:
+    return _pivot(
+        results,
+        "roundtrip",
+        "Round-trip fidelity: share of sentences with decode(encode(s)) == s",
+        lambda row: fmt_rate_percent(row.roundtrip_rate),
+        note="Below 100% means the tokenizer normalises or loses text (spaces, accents, unknown characters).",
+    )
+
+
+def tokenizer_table(results: Results) -> Table:
+    """One line per tokenizer: what it is, what it cost to train, and why it was skipped."""
+    by_tokenizer: dict[str, list[ResultRow]] = {}
+    for row in results.rows:
+        by_tokenizer.setdefault(row.tokenizer, []).append(row)
+    rows = []
+    for tid in ordered_tokenizers(results.rows):
+        group = by_tokenizer[tid]
+        first = group[0]
+        train = next((r.train_seconds for r in group if r.train_seconds is not None), None)
+        skipped = sorted({skip_reason(r.status) for r in group if not r.ok})
+        n_skipped = sum(not r.ok for r in group)
+        if not skipped:
+            status = "ok"
+        elif n_skipped == len(group):
+            status = "skipped: " + "; ".join(skipped)
+        else:
+            langs = ", ".join(sorted(r.language for r in group if not r.ok))
+            status = f"skipped on {langs}: " + "; ".join(skipped)
+        rows.append(
+            (
+                tid,
+                family_name(first.family),
+                fmt_int(first.vocab_size),
+                fmt_seconds(train),
+                fmt_int(first.embedding_params),
+                status,
+            )
+        )
+    headers = ("tokenizer", "family", "vocab size", "train seconds", "embedding params (x768)", "status")
+    return Table(
+        "tokenizers",
+        "Tokenizers",
+        headers,
+        tuple(rows),
+        note="Train seconds: wall time of one training run on the dev split (blank for vocabularies we did not train).",
+        numeric=(False, False, True, True, True, False),
+    )
+
+
+def all_rows_table(results: Results) -> Table:
+    """The measurement table a reader sorts: one line per tokenizer x language."""
+    columns: list[tuple[str, Callable[[ResultRow], str]]] = [
+        ("tokens", lambda r: fmt_int(r.n_tokens)),
+        ("tokens / sentence", lambda r: f"{r.tokens_per_sentence:.1f}" if r.tokens_per_sentence is not None else ""),
+        ("bytes / token", lambda r: fmt_ratio(r.bytes_per_token)),
+        ("chars / token", lambda r: fmt_ratio(r.chars_per_token)),
+        ("premium", lambda r: fmt_ratio(r.premium)),
+        ("unk", lambda r: fmt_rate_percent(r.unk_rate)),
+        ("byte fallback", lambda r: fmt_rate_percent(r.byte_fallback_rate)),
+        ("round trip", lambda r: fmt_rate_percent(r.roundtrip_rate)),
+        ("vocab used", lambda r: fmt_rate_percent(r.vocab_utilisation)),
+        ("MB/s", lambda r: fmt_speed(r.throughput_mb_s)),
+        ("tokens/s", lambda r: fmt_int(round(r.tokens_per_second)) if r.tokens_per_second is not None else ""),
+    ]
+    languages = ordered_languages(results)
+    rows = []
+    for row in sorted(results.rows, key=lambda r: (tokenizer_sort_key(r), languages.index(r.language))):
+        if row.ok:
+            cells = tuple(fn(row) for _, fn in columns)
+        else:
+            cells = (SKIPPED,) + ("",) * (len(columns) - 1)
+        rows.append((row.tokenizer, language_label(results, row.language), *cells, row.status))
+    return Table(
+        "all_rows",
+        "All measurements",
+        ("tokenizer", "language", *(name for name, _ in columns), "status"),
+        tuple(rows),
+        note="Rounded for reading; results.csv holds every column at full precision.",
+        numeric=(False, False) + (True,) * len(columns) + (False,),
+    )
+
+
+def report_tables(results: Results) -> list[Table]:
+    """The tables of README.md, in reading order (index.html adds `all_rows_table`)."""
+    return [
+        premium_table(results),
+        bytes_per_token_table(results),
+        throughput_table(results),
+        roundtrip_table(results),
+        tokenizer_table(results),
+    ]
+
+
+def _escape_markdown(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(table: Table) -> str:
+    numeric = table.numeric or (False,) * len(table.headers)
+    lines = [
+        "| " + " | ".join(_escape_markdown(h) for h in table.headers) + " |",
+        "|" + "|".join("---:" if is_number else "---" for is_number in numeric) + "|",
+    ]
+    lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in table.rows]
+    text = f"### {table.title}\n\n" + "\n".join(lines) + "\n"
+    if table.note:
+        text += f"\n{table.note}\n"
+    return text

@@ -1,0 +1,239 @@
+"""The reports, rendered from a small real results file (tests/data/results_fixture.json).
+
+The fixture holds 40 FLORES-200 sentences per language under tiktoken, bpe_openai and four trained
+families at 1024/4096/16384, with skipped tokenizers; tests/data/make_results_fixture.py built it.
+Expected values are computed here from the fixture's rows, never copied from a report.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmark.report import write_reports
+from benchmark.report import findings as findings_module
+from benchmark.report import plots as plots_module
+from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
+from benchmark.report.naming import language_label
+from benchmark.results import ROW_FIELDS, Results, load_results
+
+FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
+PLOT_NAMES = ("premium", "bytes_per_token", "throughput", "train_seconds", "roundtrip", "token_boundaries")
+
+
+@pytest.fixture(scope="module")
+def results() -> Results:
+    return load_results(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def rendered(results, tmp_path_factory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("reports")
+    return out, write_reports(results, out)
+
+
+def test_fixture_covers_what_the_reports_must_handle(results):
+    languages = {row.language for row in results.rows}
+    assert {"eng_Latn", "jpn_Jpan", "kor_Hang"} <= languages
+    assert any(not row.ok for row in results.rows)
+    assert {"tiktoken/cl100k_base", "tiktoken/o200k_base"} <= {row.tokenizer for row in results.rows}
+    sizes_by_family: dict[str, set[int]] = {}
+    for row in results.rows:
+        if row.ok:
+            sizes_by_family.setdefault(row.family, set()).add(row.vocab_size)
+    assert sum(len(sizes) >= 2 for sizes in sizes_by_family.values()) >= 2
+
+
+def test_every_file_is_written(rendered):
+    out, written = rendered
+    expected = {out / name for name in ("results.csv", "results.json", "README.md", "index.html")}
+    expected |= {out / "plots" / f"{name}.{ext}" for name in PLOT_NAMES for ext in ("png", "svg")}
+    assert set(written) == expected
+    for path in expected:
+        assert path.stat().st_size > 0, path
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]  # atomic writes left nothing behind
+    for name in PLOT_NAMES:
+        assert (out / "plots" / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+        assert b"<svg" in (out / "plots" / f"{name}.svg").read_bytes()[:2000]
+
+
+def test_csv_keeps_every_row_at_full_precision(rendered, results):
+    out, _ = rendered
+    with open(out / "results.csv", newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        lines = list(reader)
+    assert tuple(header) == ROW_FIELDS
+    assert len(lines) == len(results.rows)
+    by_key = {(row.tokenizer, row.language): row for row in results.rows}
+    for line in lines:
+        values = dict(zip(header, line))
+        row = by_key[(values["tokenizer"], values["language"])]
+        assert values["status"] == row.status
+        if row.ok:
+            assert float(values["bytes_per_token"]) == row.bytes_per_token
+            assert int(values["n_tokens"]) == row.n_tokens
+        else:
+            assert values["premium"] == ""
+    assert load_results(out / "results.json") == results
+
+
+def test_every_plot_has_a_title_and_labelled_axes(results):
+    with plots_module.plot_style():
+        figures = plots_module.make_figures(results)
+    assert set(figures) == set(PLOT_NAMES)
+    for name, fig in figures.items():
+        suptitle = fig._suptitle.get_text() if fig._suptitle else ""
+        axes = [ax for ax in fig.axes if ax.get_visible() and ax.axison and ax.get_label() != "<colorbar>"]
+        if name == "token_boundaries":
+            # Text drawn on a blank canvas: no data axes, but a title and a key to read it by.
+            assert suptitle
+            texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+            assert "tiktoken/o200k_base" in " ".join(texts)
+            continue
+        assert axes, name
+        for ax in axes:
+            assert ax.get_title() or suptitle, name
+            assert ax.get_xlabel() and ax.get_ylabel(), name
+        # A unit on an axis or, for the heatmap, on its colour bar.
+        units = " ".join(ax.get_xlabel() + " " + ax.get_ylabel() for ax in fig.axes)
+        assert re.search(r"MB|seconds|bytes|%|tokens", units, re.IGNORECASE), (name, units)
+
+
+def test_skipped_rows_are_in_the_tables_not_in_the_plots(results, rendered):
+    out, _ = rendered
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    skipped = [row for row in results.rows if not row.ok]
+    for row in skipped:
+        line = next(line for line in readme.splitlines() if line.startswith(f"| {row.tokenizer} |"))
+        assert "skipped" in line
+        assert row.status.removeprefix("skipped: ") in readme  # the reason is written out
+    with plots_module.plot_style():
+        fig = plots_module.plot_premium(results)
+    ax = fig.axes[0]
+    shown = [text.get_text() for text in ax.get_legend().get_texts()]
+    reference = results.record.settings["reference"]
+    expected_bars = sum(
+        1 for row in results.rows if row.tokenizer in shown and row.ok and row.language != reference
+    )
+    drawn = sum(len(container) for container in ax.containers if type(container).__name__ == "BarContainer")
+    assert drawn == expected_bars
+    assert not any(
+        row.tokenizer in shown and not row.ok for row in results.rows
+    ), "a headline tokenizer should have measured every language"
+
+
+def test_html_is_self_contained(rendered):
+    out, _ = rendered
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "http://" not in page and "https://" not in page
+    assert not re.search(r"""(src|href)\s*=\s*["'](?!data:|#)""", page)
+    images = re.findall(r'<img [^>]*src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == len(PLOT_NAMES)
+    assert all(base64.b64decode(data).startswith(b"\x89PNG") for data in images)
+    assert "<table" in page and "Japanese" in page and "jpn_Jpan" in page
+
+
+def test_findings_name_the_most_expensive_language(results):
+    findings = compute_findings(results)
+    reference = results.record.settings["reference"]
+    tiktoken_rows = [r for r in results.rows if r.family == "tiktoken" and r.ok and r.language != reference]
+    worst = max(tiktoken_rows, key=lambda r: r.premium)
+    # In this fixture the worst case under any tokenizer is a tiktoken one.
+    assert all(r.premium <= worst.premium for r in results.rows if r.ok and r.premium is not None)
+    first = findings[0]
+    assert first.startswith(language_label(results, worst.language))
+    assert f"{worst.premium:.2f}x" in first
+    o200k = [r for r in tiktoken_rows if r.tokenizer == "tiktoken/o200k_base"]
+    o200k_worst = max(o200k, key=lambda r: r.premium)
+    assert most_expensive(results, "tiktoken/o200k_base").language == o200k_worst.language
+    assert f"tiktoken/o200k_base: {language_label(results, o200k_worst.language)}" in first
+
+
+def test_findings_give_the_o200k_saving_per_language(results):
+    sentence = next(s for s in compute_findings(results) if "o200k_base needs" in s)
+    index = {(r.tokenizer, r.language): r for r in results.rows}
+    savings = {
+        code: 1 - index[("tiktoken/o200k_base", code)].n_tokens / index[("tiktoken/cl100k_base", code)].n_tokens
+        for code in results.record.language_names
+    }
+    most, least = max(savings, key=savings.get), min(savings, key=savings.get)
+    assert sentence.index(language_label(results, most)) < sentence.index(language_label(results, least))
+    for code, saving in savings.items():
+        assert f"{abs(saving) * 100:.0f}% {'fewer' if saving >= 0 else 'more'}" in sentence
+
+
+def _flat_size_by_hand(points: list[tuple[int, float]]) -> int | None:
+    for (s1, b1), (s2, b2) in zip(points, points[1:]):
+        doublings = math.log2(s2 / s1)
+        if (b2 / b1) ** (1 / doublings) - 1 < FLAT_GAIN_PER_DOUBLING:
+            return s1
+    return None
+
+
+def test_findings_say_where_bytes_per_token_stops_improving(results):
+    sentence = next(s for s in compute_findings(results) if s.startswith("Bytes per token of our byte-level BPE"))
+    stopped_part, _, improving_part = sentence.partition("still improving")
+    outcomes = set()
+    for code in results.record.language_names:
+        points = sorted(
+            (r.vocab_size, r.bytes_per_token) for r in results.rows if r.family == "bpe" and r.language == code and r.ok
+        )
+        flat = _flat_size_by_hand(points)
+        outcomes.add(flat)
+        label = language_label(results, code)
+        if flat is None:
+            assert label in improving_part, code
+        else:
+            assert label in stopped_part and f"at {flat:,} for" in stopped_part, code
+    assert len(outcomes) > 1, "the fixture should show both outcomes"
+
+
+def test_rendering_twice_gives_identical_files(results, rendered, tmp_path):
+    first, _ = rendered
+    write_reports(results, tmp_path)
+    for name in ("README.md", "results.csv", "results.json", "index.html", "plots/premium.svg", "plots/premium.png"):
+        assert (tmp_path / name).read_bytes() == (first / name).read_bytes(), name
+
+
+def test_without_plots_no_figure_is_referenced(results, tmp_path):
+    written = write_reports(results, tmp_path, plots=False)
+    assert {p.name for p in written} == {"results.csv", "results.json", "README.md", "index.html"}
+    assert not (tmp_path / "plots").exists()
+    assert "plots/" not in (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "<img" not in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_missing_cjk_font_warns_and_still_draws(results, monkeypatch):
+    monkeypatch.setattr(plots_module, "CJK_FONT_NAMES", ("No Such Font For This Test",))
+    monkeypatch.setattr(plots_module, "_cjk_font_cache", [])
+    with pytest.warns(UserWarning, match="no font for Japanese/Korean"), plots_module.plot_style():
+        fig = plots_module.plot_token_boundaries(results)
+        png = io.BytesIO()
+        fig.savefig(png, format="png")
+    assert png.getvalue().startswith(b"\x89PNG")
+
+
+def test_stops_improving_rule_on_a_hand_made_curve():
+    # 1024 -> 2048 gains 20%, 2048 -> 8192 gains 4% per doubling: flat at 2048.
+    assert findings_module.per_doubling_gain((1024, 2.0), (2048, 2.4)) == pytest.approx(0.2)
+    assert findings_module.per_doubling_gain((2048, 2.4), (8192, 2.4 * 1.04**2)) == pytest.approx(0.04)
+    assert _flat_size_by_hand([(1024, 2.0), (2048, 2.4), (8192, 2.4 * 1.04**2)]) == 2048
+
+
+def test_a_result_without_trained_tokenizers_still_renders(results, tmp_path):
+    keep = {"tiktoken/cl100k_base", "tiktoken/o200k_base"}
+    rows = tuple(row for row in results.rows if row.tokenizer in keep)
+    small = Results(rows=rows, record=results.record)
+    written = write_reports(small, tmp_path)
+    names = {p.name for p in written}
+    assert "train_seconds.png" not in names and "premium.png" in names
+    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "train_seconds" not in readme and "Findings" in readme
+
