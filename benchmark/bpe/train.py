@@ -121,6 +121,7 @@ def _train(
     """`train_merges`, also returning each pre-token's final ids (the tests check them)."""
     start_seconds = time.perf_counter()
     n_merges = max(0, n_merges)
+    min_frequency = max(1, min_frequency)  # a pair that does not occur is never merged
 
     # A pair (a, b) is one int, a << shift | b: ints hash and compare faster than tuples (the heap
     # compares millions of entries), and the order of the ints is the order of the tuples, so the
@@ -133,22 +134,27 @@ def _train(
     words = [list(data) for data in word_bytes]
     word_counts = [pretoken_counts[data] for data in word_bytes]
 
+    # The index holds lists, not sets (a set costs ~5x the memory per entry); each word is listed
+    # once per pair, because a pair's list is built once: here, or when the pair is born in a merge.
     counting: defaultdict[int, int] = defaultdict(int)
-    indexing: defaultdict[int, set[int]] = defaultdict(set)
+    indexing: defaultdict[int, list[int]] = defaultdict(list)
     for word_index, word in enumerate(words):
         n = word_counts[word_index]
-        for key in [a << shift | b for a, b in zip(word, word[1:])]:
+        keys = [a << shift | b for a, b in zip(word, word[1:])]
+        for key in keys:
             counting[key] += n
-            indexing[key].add(word_index)
+        for key in dict.fromkeys(keys):
+            indexing[key].append(word_index)
     # Plain dicts from here on: a lookup of a missing pair must not create it.
     pair_counts: dict[int, int] = dict(counting)
-    where: dict[int, set[int]] = dict(indexing)  # pair -> words that held it (may be stale)
+    where: dict[int, list[int]] = dict(indexing)  # pair -> words that held it (may be stale)
 
     # Max-heap by count, then min by key: heapq is a min-heap, so store (-count, key).
-    # Invariant: every live pair has an entry whose count is >= its live count (we push whenever a
-    # count rises; an entry whose count fell is fixed when it reaches the top). So the first entry
-    # popped whose count equals the live count is the true best pair, ties included.
-    heap = [(-n, key) for key, n in pair_counts.items()]
+    # Invariant: every pair whose live count is >= min_frequency has an entry whose count is >= its
+    # live count (we push whenever a count rises to or above min_frequency; an entry whose count
+    # fell is re-filed when it reaches the top). So the first entry popped whose count equals the
+    # live count is the true best pair, ties included. Rarer pairs stay out of the heap (memory).
+    heap = [(-n, key) for key, n in pair_counts.items() if n >= min_frequency]
     heapify(heap)
 
     token_bytes = [bytes([i]) for i in range(256)]
@@ -167,7 +173,7 @@ def _train(
                 negative_count, key = heap[0]
                 count = pair_counts.get(key, 0)
                 if count != -negative_count:
-                    if 0 < count < -negative_count:
+                    if min_frequency <= count < -negative_count:
                         heapreplace(heap, (-count, key))  # re-file at its live count
                     else:
                         heappop(heap)  # dead, or a newer entry holds the live count
@@ -196,7 +202,7 @@ def _train(
             token_bytes.append(merged)
             known_bytes.add(merged)
             _apply_merge(words, word_counts, where.pop(key), left, right, new_id, shift,
-                         key, pair_counts, where, heap)
+                         key, pair_counts, where, heap, min_frequency)
 
             n_done = len(merges)
             if n_done in wanted:
@@ -219,15 +225,16 @@ def _train(
 def _apply_merge(
     words: list[list[int]],
     word_counts: list[int],
-    word_indices: set[int],
+    word_indices: list[int],
     left: int,
     right: int,
     new_id: int,
     shift: int,
     key: int,
     pair_counts: dict[int, int],
-    where: dict[int, set[int]],
+    where: dict[int, list[int]],
     heap: list[tuple[int, int]],
+    min_frequency: int,
 ) -> None:
     """Merge (left, right) -> new_id in the given words, updating pair counts, index and heap.
 
@@ -291,13 +298,16 @@ def _apply_merge(
             count = pair_counts.get(k, 0) + change
             if count > 0:
                 pair_counts[k] = count
-                if change > 0:
+                if change > 0 and count >= min_frequency:
                     heappush(heap, (-count, k))
             else:
+                # The pair is gone from every word: free its count and its index entry.
                 pair_counts.pop(k, None)
-    # Pairs with new_id are new keys: no earlier index entry to merge with.
+                where.pop(k, None)
+    # Pairs with new_id are new keys: no earlier index entry to merge with. A word holding the
+    # pair twice was appended twice: list it once.
     for k, indices in born.items():
-        where[k] = set(indices)
+        where[k] = list(dict.fromkeys(indices))
 
 
 def _progress_bar(n_merges: int):
