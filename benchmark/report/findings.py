@@ -16,6 +16,7 @@ import statistics
 from dataclasses import dataclass
 
 from benchmark.report.naming import (
+    OPENAI_FAMILIES,
     TRAINED_FAMILIES,
     family_name,
     family_rank,
@@ -91,13 +92,11 @@ def flattening(results: Results, family: str, language: str) -> Flattening | Non
 
 
 def trained_families(results: Results) -> list[str]:
+    """Families trained here (known by name, or any family with a training time), in report order."""
     present = {row.family for row in results.rows}
+    timed = {row.family for row in results.rows if row.train_seconds is not None}
     ordered = [family for family in TRAINED_FAMILIES if family in present]
-    # A family trained at several sizes that we do not know by name still gets its sentence.
-    sizes: dict[str, set[int]] = {}
-    for row in results.rows:
-        sizes.setdefault(row.family, set()).add(row.vocab_size)
-    ordered += sorted(f for f in present - set(ordered) if len(sizes[f]) > 1 and f not in ("tiktoken", "bpe-openai"))
+    ordered += sorted(timed - set(ordered) - set(OPENAI_FAMILIES))
     return ordered
 
 

@@ -28,17 +28,29 @@ def run_summary(results: Results) -> str:
 
 
 def methods_paragraph(results: Results) -> str:
+    """How each figure was measured, filled in from the run's settings where it recorded them."""
+    settings = results.record.settings
     reference = reference_language(results)
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
+    measure_split = settings.get("measure_split", "devtest")
+    train_split = settings.get("train_split", "dev")
+    premium = settings.get("premium") if isinstance(settings.get("premium"), dict) else {}
+    timing = settings.get("timing") if isinstance(settings.get("timing"), dict) else {}
+    resamples = f"{premium['n_resamples']:,} resamples, " if premium.get("n_resamples") else ""
+    seed = f"seed {premium['seed']}" if premium.get("seed") is not None else "seeded"
+    repeats = f"the median of {timing['repeats']} timed repeats" if timing.get("repeats") else "the median of repeats"
+    train_lines = settings.get("n_train_lines_per_language")
+    train_share = f"{train_lines:,} lines per language" if train_lines else "an equal share per language"
     return (
-        f"Every sentence ({n_sentences:,} per language, the devtest split) is encoded on its own as plain text "
-        "(no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
-        f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a seeded "
-        "bootstrap over sentences. Bytes and characters are those of the sentences in UTF-8. Throughput is MB of "
-        "UTF-8 text encoded per second on a single thread, the median of repeated timings on devtest text the "
-        "tokenizer has not seen (each tokenizer first encodes the dev split, so caches hold no measured text). "
-        "Trained tokenizers learn from the dev split of all languages, an equal share each, and no measurement "
-        "sees training text. Only the timing columns (train seconds, MB/s, tokens/s) change between runs."
+        f"Every sentence ({n_sentences:,} per language, the {measure_split} split) is encoded on its own as plain "
+        "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
+        f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
+        f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
+        f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per second on a single thread, {repeats}, on "
+        f"{measure_split} text the tokenizer has not seen (each repeat first empties the encoder's cache and encodes "
+        f"the {train_split} split, so no measured sentence is cached). Trained tokenizers learn from the {train_split} "
+        f"split of the languages ({train_share}), and no measurement sees training text. Only the timing columns "
+        "(train seconds, MB/s, tokens/s) change between runs."
     )
 
 

@@ -11,16 +11,27 @@ from collections.abc import Iterable, Sequence
 from benchmark.results import ResultRow, Results
 
 # The order families appear in, in tables and legends: the fixed vocabularies people compare
-# against first, then the tokenizers trained here.
-FAMILY_ORDER = ("tiktoken", "bpe-openai", "bpe", "hf-bpe", "sentencepiece-unigram", "hf-wordpiece")
+# against first, then the tokenizers trained here, then anything a user added from a file.
+FAMILY_ORDER = (
+    "tiktoken",
+    "bpe_openai",
+    "bpe-openai",
+    "bpe",
+    "hf-bpe",
+    "sentencepiece-unigram",
+    "hf-wordpiece",
+)
 FAMILY_NAMES = {
     "tiktoken": "tiktoken (OpenAI)",
+    "bpe_openai": "bpe-openai (OpenAI ranks, Rust encoder)",
     "bpe-openai": "bpe-openai (OpenAI ranks, Rust encoder)",
     "bpe": "our byte-level BPE",
     "hf-bpe": "HF byte-level BPE",
     "sentencepiece-unigram": "SentencePiece Unigram",
     "hf-wordpiece": "HF WordPiece",
 }
+# The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
+OPENAI_FAMILIES = ("tiktoken", "bpe_openai", "bpe-openai")
 # Families whose vocabulary is trained here at each size of the sweep.
 TRAINED_FAMILIES = ("bpe", "hf-bpe", "sentencepiece-unigram", "hf-wordpiece")
 
@@ -102,17 +113,21 @@ def headline_tokenizers(results: Results) -> list[str]:
         if row.ok:
             ok_by_tokenizer.setdefault(row.tokenizer, set()).add(row.language)
     complete = [tid for tid, langs in ok_by_tokenizer.items() if langs == languages]
-    chosen: list[str] = []
-    openai = [tid for tid in complete if meta[tid].family == "tiktoken"]
-    if not openai:
-        openai = [tid for tid in complete if meta[tid].family == "bpe-openai"]
-    chosen += openai
-    by_family: dict[str, list[str]] = {}
+    chosen: list[str] = [tid for tid in complete if meta[tid].family == "tiktoken"]
+    if not chosen:  # tiktoken not run: its twin encoder gives the same counts
+        chosen = [tid for tid in complete if meta[tid].family in OPENAI_FAMILIES]
+    largest: dict[str, str] = {}
     for tid in complete:
-        if meta[tid].family not in ("tiktoken", "bpe-openai"):
-            by_family.setdefault(meta[tid].family, []).append(tid)
-    for tids in by_family.values():
-        chosen.append(max(tids, key=lambda tid: (meta[tid].vocab_size, tid)))
+        family = meta[tid].family
+        if family in OPENAI_FAMILIES:
+            continue
+        if family in TRAINED_FAMILIES or meta[tid].train_seconds is not None:
+            best = largest.get(family)
+            if best is None or (meta[tid].vocab_size, tid) > (meta[best].vocab_size, best):
+                largest[family] = tid
+        else:
+            chosen.append(tid)  # a tokenizer the user added from a file: always worth showing
+    chosen += largest.values()
     return sorted(chosen, key=lambda tid: tokenizer_sort_key(meta[tid]))
 
 

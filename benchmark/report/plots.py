@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,15 +34,18 @@ from benchmark.report.naming import (
 )
 from benchmark.results import Results
 
+# The OpenAI vocabularies are the baseline everyone knows: neutral greys, o200k the darkest. Each
+# trained family gets its own hue.
 FAMILY_PALETTES = {
-    "tiktoken": "Reds",
-    "bpe-openai": "Greys",
+    "tiktoken": "Greys",
+    "bpe_openai": "RdPu",
+    "bpe-openai": "RdPu",
     "bpe": "Blues",
     "hf-bpe": "Purples",
     "sentencepiece-unigram": "Greens",
-    "hf-wordpiece": "YlOrBr",  # its dark end is brown, not the red of tiktoken
+    "hf-wordpiece": "Oranges",
 }
-SPARE_PALETTES = ("YlOrBr", "PuRd", "BuGn", "GnBu", "RdPu", "YlGn")
+SPARE_PALETTES = ("YlOrBr", "PuBuGn", "YlGn", "Reds", "GnBu", "PuRd")
 # Fonts that draw Japanese and Korean, in order of preference.
 CJK_FONT_NAMES = (
     "Noto Sans CJK JP",
@@ -192,10 +196,9 @@ def tokenizer_colours(results: Results) -> dict[str, tuple[float, float, float]]
     for family in sorted(by_family):
         palette = FAMILY_PALETTES.get(family) or next(spare)
         tids = by_family[family]
-        # From the middle of the colour map to its dark end: pale shades vanish on white, and the
-        # dark ends of neighbouring hues (red, brown) are the easiest to tell apart.
+        # From the middle of the colour map to its dark end: pale shades vanish on white.
         cmap = sns.color_palette(palette, as_cmap=True)
-        stops = [0.8] if len(tids) == 1 else [0.45 + 0.5 * i / (len(tids) - 1) for i in range(len(tids))]
+        stops = [0.8] if len(tids) == 1 else [0.55 + 0.45 * i / (len(tids) - 1) for i in range(len(tids))]
         colours.update((tid, tuple(float(c) for c in cmap(stop)[:3])) for tid, stop in zip(tids, stops))
     return colours
 
@@ -229,11 +232,16 @@ def _plain_log_ticks(axis, values: list[float]) -> None:
     axis.set_minor_locator(NullLocator())
 
 
+def text_colour(colour: tuple[float, float, float]) -> tuple[float, float, float]:
+    """The tokenizer's colour, darkened enough to read as text on white."""
+    return tuple(0.7 * c for c in colour)
+
+
 def _colour_tick_labels(labels, colours) -> None:
     for label in labels:
         colour = colours.get(label.get_text())
         if colour is not None:
-            label.set_color(colour)
+            label.set_color(text_colour(colour))
 
 
 # ----------------------------------------------------------------------------- the plots
@@ -465,8 +473,14 @@ def plot_roundtrip(results: Results):
     return fig
 
 
+_BYTES_TOKEN = re.compile(r"<[0-9a-f]{2}(?: [0-9a-f]{2})*>")
+
+
 def _visible_token(text: str) -> str:
-    # Make the invisible visible: a space is what separates a token from its neighbour.
+    # Make the invisible visible: a space is what separates a token from its neighbour. A token
+    # shown as its bytes ("<e3 81>", part of a character) keeps its spaces between the bytes.
+    if _BYTES_TOKEN.fullmatch(text):
+        return text
     text = text.replace(" ", "\u2423").replace("\n", "\u23ce").replace("\t", "\u2192")
     return text if text else "\u2205"
 
@@ -513,7 +527,7 @@ def plot_token_boundaries(results: Results):
             tokens = examples[code].get(tid)
             if tokens is None:
                 continue
-            labels.append((margin_in, y, f"{tid}  ({len(tokens)} tokens)", colours[tid], "normal", 9))
+            labels.append((margin_in, y, f"{tid}  ({len(tokens)} tokens)", text_colour(colours[tid]), "normal", 9))
             x = label_in
             for k, token in enumerate(tokens):
                 text = _visible_token(token)
@@ -545,8 +559,8 @@ def plot_token_boundaries(results: Results):
                 fontsize=size, fontweight=weight, parse_math=False)
     fig.suptitle("Token boundaries: one example sentence per language, one row per tokenizer",
                  fontweight="bold", y=1 - 0.12 / height_in, va="top")
-    fig.text(0.5, 1 - 0.42 / height_in, "Each box is one token.  \u2423 is a space, \u2581 SentencePiece's space mark, "
-             "## a WordPiece continuation, \ufffd part of a character whose bytes are split across tokens.",
+    fig.text(0.5, 1 - 0.42 / height_in, "Each box is one token.  \u2423 is a space, \u2581 SentencePiece's space mark, ## a WordPiece "
+             "continuation, <e3 81> the bytes of a character that is split across tokens.",
              ha="center", va="top", fontsize=9, color="0.3", parse_math=False)
     return fig
 

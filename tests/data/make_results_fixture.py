@@ -44,6 +44,26 @@ CL100K_PATTERN = (
 )
 
 
+def shown(data: bytes) -> str:
+    """A token as the adapters show it: its text, or "<e3 81>" when it holds part of a character."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "<" + " ".join(f"{byte:02x}" for byte in data) + ">"
+
+
+def byte_level_alphabet() -> dict[str, int]:
+    """GPT-2's printable stand-ins for bytes (what HF's ByteLevel tokens are spelled with) -> byte."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("\xa1"), ord("\xac") + 1), *range(ord("\xae"), 256)]
+    chars, extra = list(keep), 0
+    for byte in range(256):
+        if byte not in keep:
+            keep.append(byte)
+            chars.append(256 + extra)
+            extra += 1
+    return {chr(c): b for b, c in zip(keep, chars)}
+
+
 def read_lines(split: str, code: str, n: int) -> list[str]:
     path = ROOT / "corpora" / "flores200" / split / f"{code}.{split}"
     return path.read_text(encoding="utf-8").splitlines()[:n]
@@ -68,7 +88,7 @@ def openai_tok(prefix: str, name: str) -> Tok:
         enc.n_vocab,
         enc.encode_ordinary,
         enc.decode,
-        lambda ids: [enc.decode_single_token_bytes(i).decode("utf-8", errors="replace") for i in ids],
+        lambda ids: [shown(enc.decode_single_token_bytes(i)) for i in ids],
     )
 
 
@@ -104,12 +124,14 @@ def hf_tok(kind: str, vocab_size: int, train_text: list[str]) -> Tok:
     if tok.get_vocab_size() > vocab_size:
         raise ValueError(f"the alphabet needs {tok.get_vocab_size()} entries, more than vocab_size {vocab_size}")
 
+    alphabet = byte_level_alphabet()
+
     def pieces(ids):
-        # WordPiece shows its "##" continuation marks; byte-level BPE shows each token's text, with
-        # U+FFFD where a token holds part of a character's bytes.
+        # WordPiece shows its "##" continuation marks; byte-level BPE tokens are spelled in GPT-2's
+        # byte alphabet, turned back into bytes here.
         if kind == "wordpiece":
             return [tok.id_to_token(i) for i in ids]
-        return [tok.decode([i]) for i in ids]
+        return [shown(bytes(alphabet[ch] for ch in tok.id_to_token(i))) for i in ids]
 
     unk = tok.token_to_id("[UNK]") if kind == "wordpiece" else None
     return Tok(
