@@ -37,6 +37,7 @@ class Adapter:
     train_seconds: float | None = None  # None for tokenizers we did not train
     unk_id: int | None = None  # the unknown token's id, where the model has one
     byte_fallback_ids: frozenset[int] = frozenset()  # SentencePiece-style <0xNN> pieces
+    has_cache: bool = False  # True when encode keeps a cache that `reset_cache` empties
 
     def encode(self, text: str) -> list[int]:
         raise NotImplementedError

@@ -78,6 +78,7 @@ class HFAdapter(Adapter):
         unk_token = model.get("unk_token")
         self.unk_id = self.tokenizer.token_to_id(unk_token) if unk_token else None
         self._byte_level = _uses_byte_level(config)
+        self.has_cache = model.get("type") == "BPE"  # HF's BPE model caches words
         self._continuation = model.get("continuing_subword_prefix") if model.get("type") == "WordPiece" else None
         if model.get("byte_fallback"):
             vocab = self.tokenizer.get_vocab(with_added_tokens=False)
