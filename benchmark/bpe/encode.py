@@ -22,30 +22,51 @@ parts: O(n log n).
 from __future__ import annotations
 
 import heapq
+from itertools import compress
+from operator import add
 
 NO_MERGE = 1 << 62  # larger than any rank
 LONG_PIECE_BYTES = 256  # above this, the heap version wins
 
 
 def merge_piece(
-    data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None = None
+    data: bytes,
+    ranks: dict[bytes, int],
+    left_lengths: dict[bytes, int] | None = None,
+    bounds: list[int] | None = None,
 ) -> list[int]:
-    """Token ids for one pre-token's bytes. `left_lengths` None means tiktoken's byte rule."""
+    """Token ids for one pre-token's bytes. `left_lengths` None means tiktoken's byte rule.
+
+    `bounds`, if given, is where the parts start (plus the end): a starting point other than one
+    part per byte, that `SafeSplitter.initial_bounds` proves gives the same result.
+    """
     if len(data) > LONG_PIECE_BYTES:
         return _merge_long(data, ranks, left_lengths)
-    return _merge_short(data, ranks, left_lengths)
+    return _merge_short(data, ranks, left_lengths, bounds)
 
 
-def _merge_short(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> list[int]:
+def _merge_short(
+    data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None, bounds: list[int] | None = None
+) -> list[int]:
     get = ranks.get
     n = len(data)
     if n < 2:
         return [ranks[data]] if n else []
     # bounds[j] is where part j starts; part j is data[bounds[j]:bounds[j + 1]].
-    bounds = list(range(n + 1))
-    # pair_ranks[j]: rank of merging part j with part j + 1. The first pairs join two single
-    # bytes, which both rules allow whenever the two bytes form a token.
-    pair_ranks = [get(data[j : j + 2], NO_MERGE) for j in range(n - 1)]
+    if bounds is None:
+        bounds = list(range(n + 1))
+        # pair_ranks[j]: rank of merging part j with part j + 1. Two single bytes may merge under
+        # both rules whenever they form a token.
+        pair_ranks = [get(data[j : j + 2], NO_MERGE) for j in range(n - 1)]
+    elif left_lengths is None:
+        pair_ranks = [get(data[bounds[j] : bounds[j + 2]], NO_MERGE) for j in range(len(bounds) - 2)]
+    else:
+        pair_ranks = [
+            _pair_rank(data, bounds[j], bounds[j + 1], bounds[j + 2], get, left_lengths.get)
+            for j in range(len(bounds) - 2)
+        ]
+    if not pair_ranks:
+        return [ranks[data]]
     if left_lengths is None:
         while True:
             rank = min(pair_ranks)
@@ -70,16 +91,41 @@ def _merge_short(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes,
             del bounds[j + 1]
             del pair_ranks[j]
             if j < len(pair_ranks):
-                start, mid, end = bounds[j], bounds[j + 1], bounds[j + 2]
-                piece = data[start:end]
-                pair_ranks[j] = get(piece, NO_MERGE) if split(piece) == mid - start else NO_MERGE
+                pair_ranks[j] = _pair_rank(data, bounds[j], bounds[j + 1], bounds[j + 2], get, split)
             if j:
-                start, mid, end = bounds[j - 1], bounds[j], bounds[j + 1]
-                piece = data[start:end]
-                pair_ranks[j - 1] = get(piece, NO_MERGE) if split(piece) == mid - start else NO_MERGE
+                pair_ranks[j - 1] = _pair_rank(data, bounds[j - 1], bounds[j], bounds[j + 1], get, split)
             if not pair_ranks:
                 break
     return [ranks[data[bounds[j] : bounds[j + 1]]] for j in range(len(bounds) - 1)]
+
+
+def _pair_rank(data: bytes, start: int, mid: int, end: int, get, split) -> int:
+    """Pair rule: the rank of merging data[start:mid] with data[mid:end], if that is the recorded merge."""
+    piece = data[start:end]
+    return get(piece, NO_MERGE) if split(piece) == mid - start else NO_MERGE
+
+
+def _max_merge_rank(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> int | None:
+    """The largest rank among the merges that turn `data` (alone) into one token; None if it never
+    becomes one token. The same loop as `_merge_short`, keeping the ranks it used."""
+    get = ranks.get
+    parts = [data[j : j + 1] for j in range(len(data))]
+    largest = -1
+    while len(parts) > 1:
+        candidates = []
+        for j in range(len(parts) - 1):
+            joined = parts[j] + parts[j + 1]
+            rank = get(joined, NO_MERGE)
+            if left_lengths is not None and left_lengths.get(joined) != len(parts[j]):
+                rank = NO_MERGE
+            candidates.append(rank)
+        rank = min(candidates)
+        if rank == NO_MERGE:
+            return None
+        j = candidates.index(rank)
+        parts[j : j + 2] = [parts[j] + parts[j + 1]]
+        largest = max(largest, rank)
+    return largest
 
 
 def _merge_long(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> list[int]:
@@ -131,50 +177,88 @@ def _merge_long(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, 
     return ids
 
 
+def _is_continuation(byte: int) -> bool:
+    return 0x80 <= byte < 0xC0
+
+
 class SafeSplitter:
-    """Cuts a pre-token where no token can ever span the cut, so each side merges on its own.
+    """Two exact shortcuts for non-ASCII pre-tokens: safe cuts, and whole characters as first parts.
 
-    Why: a Japanese or Chinese pre-token is a whole clause (`\\p{L}++` runs on until punctuation),
-    so it is seldom seen twice and costs one merge per byte. But if no token of the vocabulary is a
-    substring of the text that crosses position p, no merge can ever join a part ending at p to one
-    starting at p; and since merges elsewhere never depend on each other, BPE of the whole equals
-    BPE of the left side followed by BPE of the right side, exactly. The short sides repeat, so
-    they hit the cache.
+    Cuts. A Japanese or Chinese pre-token is a whole clause (`\\p{L}++` runs on until
+    punctuation), so it is seldom seen twice and costs one merge per byte. But if no token of the
+    vocabulary can sit over position p (a substring of the text crossing p), no merge can ever join
+    a part ending at p to one starting at p; and since merges on either side never depend on each
+    other, BPE of the whole equals BPE of the left side followed by BPE of the right side, exactly.
+    The short sides repeat, so they hit the cache. Cuts are tried between two multi-byte characters
+    A and B: a token T sits over that junction iff T has a junction of its own (a continuation byte
+    then a lead byte) where what comes before agrees with A (T's last character there is A, or T
+    starts inside A) and what comes after agrees with B (T's next character is B, or T ends inside
+    B). `_junctions` holds every token's junctions reduced to exactly that, so the test is a few set
+    lookups, and it is sound: it may keep a cut that is safe (it ignores text beyond A and B), never
+    makes one that is not.
 
-    The test is sound (it may keep a cut that is safe, never makes one that is not) and is done
-    for cuts between two non-ASCII characters A and B, from the bytes of A and B alone: a token T
-    that spans the cut overlaps A+B in a crossing substring s; either T == s (so s is a token), or
-    T is longer and s touches the start of A or the end of B (so s, or each of its 4-byte crossing
-    windows, is a substring of a longer token). The answer for each (A, B) is memoised.
+    Whole characters. A multi-byte character c (bytes d) would first merge its own bytes in most
+    texts; starting with c as one part saves those merges, and is exact when: (1) d alone merges
+    into the single token c, the largest rank used being R; (2) every token that could join a byte
+    of c to a byte outside it has rank above R. Why (2) suffices: until c is whole, one of its own
+    merges (rank <= R) is always available, so no crossing merge (rank > R) is ever picked, and c's
+    own merges happen in the same order as for d alone. Every other merge picked meanwhile has rank
+    <= R, so the candidates (L, c) and (c, R') that the whole-c start offers early (their tokens
+    also cross c's edge, rank > R) never win in its place: both runs pick the same merges elsewhere,
+    in the same order, and agree once c is whole. The first crossing merge makes a token that ends
+    with x + d[:i] (x: the byte before c) or starts with d[i:] + y (y: the byte after c); so (2) is
+    checked from the minimum rank of the tokens with each such suffix or prefix, `_min_rank_ending`
+    and `_min_rank_starting`. The same holds under the pair rule (it only forbids merges).
     """
 
-    def __init__(self, ranks: dict[bytes, int]) -> None:
-        self._tokens = ranks
-        # Substrings of length 3 and 4 of every token longer than them.
-        self._inner3: set[bytes] = set()
-        self._inner4: set[bytes] = set()
-        for token in ranks:
+    def __init__(self, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None = None) -> None:
+        self._ranks = ranks
+        self._left_lengths = left_lengths
+        junctions: set[bytes] = set()
+        ending: dict[bytes, int] = {}  # x + a character's first bytes -> least rank of a token ending so
+        starting: dict[bytes, int] = {}  # a character's last bytes + y -> least rank of a token starting so
+        for token, rank in ranks.items():
             n = len(token)
-            if n > 3:
-                self._inner3.update(token[i : i + 3] for i in range(n - 2))
-            if n > 4:
-                self._inner4.update(token[i : i + 4] for i in range(n - 3))
-        self._memo: dict[str, bool] = {}
+            if n < 2 or token.isascii():
+                continue
+            for q in range(1, n):
+                if token[q] < 0xC0:
+                    continue
+                # token[q] is a lead byte: a character starts at q.
+                if n - q <= 4 and ending.get(key := token[q - 1 :], NO_MERGE) > rank:
+                    ending[key] = rank
+                if _is_continuation(token[q - 1]):
+                    junctions.add(_junction_key(token, q))
+            if token[0] >= 0x80:
+                for q in range(1, min(n, 5)):
+                    if not _is_continuation(token[q]) and starting.get(key := token[: q + 1], NO_MERGE) > rank:
+                        starting[key] = rank
+        # Junctions grouped by what comes before: before -> the set of what may come after.
+        self._junctions: dict[bytes, set[bytes]] = {}
+        for key in junctions:
+            cut = max(i for i in range(len(key)) if key[i] >= 0xC0)  # the key's last lead byte
+            self._junctions.setdefault(key[:cut], set()).add(key[cut:])
+        self._min_rank_ending = ending
+        self._min_rank_starting = starting
+        self._cut_memo: dict[str, bool] = {}  # two characters -> may we cut between them?
+        self._edge_memo: dict[bytes, bool] = {}  # character with one neighbouring byte -> may it start whole?
+        self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
 
     def clear_memo(self) -> None:
-        self._memo.clear()
+        self._cut_memo.clear()
+        self._edge_memo.clear()
+        self._whole_rank.clear()
 
     def split(self, piece: str) -> list[str]:
         """`piece` cut at every safe position between two non-ASCII characters."""
-        memo = self._memo
-        cuts = []
-        for i in range(1, len(piece)):
-            pair = piece[i - 1 : i + 1]
-            safe = memo.get(pair)
-            if safe is None:
-                safe = memo[pair] = self._is_safe(pair)
-            if safe:
-                cuts.append(i)
+        memo = self._cut_memo
+        pairs = list(map(add, piece, piece[1:]))  # every two adjacent characters
+        cut_here = list(map(memo.get, pairs))
+        if None in cut_here:
+            for i, pair in enumerate(pairs):
+                if cut_here[i] is None:
+                    cut_here[i] = memo[pair] = self._may_cut(pair)
+        cuts = list(compress(range(1, len(piece)), cut_here))
         if not cuts:
             return [piece]
         cuts.append(len(piece))
@@ -185,25 +269,83 @@ class SafeSplitter:
             start = cut
         return segments
 
-    def _is_safe(self, pair: str) -> bool:
+    def initial_bounds(self, data: bytes) -> list[int]:
+        """Byte offsets where the parts of `data` (valid UTF-8) start, and its end: one part per
+        byte, except a multi-byte character that may start whole (see the class docstring)."""
+        memo, whole_rank = self._edge_memo, self._whole_rank
+        bounds: list[int] = []
+        position, n = 0, len(data)
+        while position < n:
+            lead = data[position]
+            if lead < 0x80:
+                bounds.append(position)
+                position += 1
+                continue
+            end = position + (2 if lead < 0xE0 else 3 if lead < 0xF0 else 4)
+            char = data[position:end]
+            whole = whole_rank.get(char, NO_MERGE)
+            if whole == NO_MERGE:
+                whole = whole_rank[char] = _max_merge_rank(char, self._ranks, self._left_lengths)
+            whole = whole is not None  # condition (1)
+            # subtle: the keys cannot collide: x + c starts with a byte that is not a lead byte
+            # (x ends a character), c + y starts with one.
+            if whole and position:
+                key = data[position - 1 : end]
+                whole = memo.get(key)
+                if whole is None:
+                    whole = memo[key] = self._may_start_whole(char, key[:1], b"")
+            if whole and end < n:
+                key = data[position : end + 1]
+                whole = memo.get(key)
+                if whole is None:
+                    whole = memo[key] = self._may_start_whole(char, b"", key[-1:])
+            if whole:
+                bounds.append(position)
+            else:
+                bounds.extend(range(position, end))
+            position = end
+        bounds.append(n)
+        return bounds
+
+    def _may_start_whole(self, char: bytes, before: bytes, after: bytes) -> bool:
+        """Condition (2) for `char`, which meets (1), with the byte `before` it or the byte `after` it."""
+        rank = self._whole_rank[char]
+        if before:
+            ending = self._min_rank_ending
+            return all(ending.get(before + char[:i], NO_MERGE) > rank for i in range(1, len(char) + 1))
+        starting = self._min_rank_starting
+        return all(starting.get(char[i:] + after, NO_MERGE) > rank for i in range(len(char)))
+
+    def _may_cut(self, pair: str) -> bool:
+        """No token can sit over the junction of the two characters of `pair`."""
         left, right = pair[0].encode("utf-8"), pair[1].encode("utf-8")
         if len(left) < 2 or len(right) < 2:
-            return False  # ASCII junctions: not worth it, and the windows would reach outside A+B
-        data = left + right
-        cut, end = len(left), len(data)
-        tokens, inner3, inner4 = self._tokens, self._inner3, self._inner4
-        for i in range(cut):
-            for j in range(cut + 1, end + 1):
-                s = data[i:j]
-                if s in tokens:
-                    return False
-                if i == 0 or j == end:  # s could be the overlap with a longer token
-                    n = j - i
-                    if n == 3 and s in inner3:
-                        return False
-                    if n == 4 and s in inner4:
-                        return False
-                    # a substring of a longer token has every 4-byte window in inner4
-                    if n > 4 and all(s[k : k + 4] in inner4 for k in range(n - 3)):
-                        return False
+            return False  # ASCII junctions: not worth it
+        # What a token may have before its junction: all of `left`, or a tail of it (the token
+        # starts inside `left`). After: all of `right`, or a head of it (it ends inside `right`).
+        heads = {right[:j] for j in range(1, len(right) + 1)}
+        junctions = self._junctions
+        for i in range(len(left)):
+            afters = junctions.get(left[i:])
+            if afters is not None and not heads.isdisjoint(afters):
+                return False
         return True
+
+
+def _junction_key(token: bytes, q: int) -> bytes:
+    """Token's junction at q (a continuation byte then a lead byte), reduced to what `_spanned`
+    compares: its last character before q (or all of it before q, if it starts inside a
+    character) and its first character from q (or all of it from q, if it ends inside it).
+
+    subtle: the key is unambiguous without a separator: the part after the junction holds
+    exactly one lead byte, at its start, so the junction is at the key's last lead byte.
+    """
+    start = q - 1
+    while start > 0 and _is_continuation(token[start]):
+        start -= 1
+    if _is_continuation(token[start]):
+        start = 0  # no lead byte before q: the token starts inside a character
+    end = q + 1
+    while end < len(token) and _is_continuation(token[end]):
+        end += 1
+    return token[start:end]

@@ -85,7 +85,7 @@ class ByteLevelBPE:
         self._special_decoder = {i: t.encode("utf-8") for t, i in self.special_tokens.items()}
         self._cache: dict[str, list[int]] = {}
         # Derived from the vocabulary like _vocab (not a cache): where pre-tokens may be cut.
-        self._splitter = SafeSplitter(self._ranks)
+        self._splitter = SafeSplitter(self._ranks, self._left_lengths)
         self._segment_cache: dict[str, list[int]] = {}
         self._cache_entries = cache_entries
         self._fingerprint: str | None = None
@@ -257,9 +257,10 @@ class ByteLevelBPE:
             # running the merges; with its byte rule the merges could split it differently.
             ids = [rank]
         elif len(piece) > 1 and not piece.isascii():
-            segments = self._splitter.split(piece)
+            splitter = self._splitter
+            segments = splitter.split(piece)
             if len(segments) == 1:
-                ids = merge_piece(data, self._ranks, self._left_lengths)
+                ids = merge_piece(data, self._ranks, self._left_lengths, splitter.initial_bounds(data))
             else:
                 ids = []
                 segment_cache = self._segment_cache
@@ -268,8 +269,9 @@ class ByteLevelBPE:
                     # shortcut: that applies to pre-tokens only), so it has its own cache.
                     segment_ids = segment_cache.get(segment)
                     if segment_ids is None:
+                        segment_data = segment.encode("utf-8")
                         segment_ids = segment_cache[segment] = merge_piece(
-                            segment.encode("utf-8"), self._ranks, self._left_lengths
+                            segment_data, self._ranks, self._left_lengths, splitter.initial_bounds(segment_data)
                         )
                     ids.extend(segment_ids)
                 if len(segment_cache) >= self._cache_entries:
