@@ -26,7 +26,6 @@ from benchmark.report.naming import (
     language_label,
     openai_pair,
     ordered_languages,
-    ordered_tokenizers,
     reference_language,
     row_index,
 )
@@ -68,6 +67,7 @@ class Flattening:
     flat_at: int | None  # the size after which one doubling gains < 5%; None: still improving
     largest_size: int  # the largest size measured
     gain_after: float | None  # the per-doubling gain right after flat_at
+    last_gain: float  # the per-doubling gain between the two largest sizes
 
 
 def per_doubling_gain(small: tuple[int, float], big: tuple[int, float]) -> float:
@@ -84,11 +84,12 @@ def flattening(results: Results, family: str, language: str) -> Flattening | Non
     )
     if len(points) < 2:
         return None
+    last_gain = per_doubling_gain(points[-2], points[-1])
     for small, big in zip(points, points[1:]):
         gain = per_doubling_gain(small, big)
         if gain < FLAT_GAIN_PER_DOUBLING:
-            return Flattening(family, language, small[0], points[-1][0], gain)
-    return Flattening(family, language, None, points[-1][0], None)
+            return Flattening(family, language, small[0], points[-1][0], gain, last_gain)
+    return Flattening(family, language, None, points[-1][0], None, last_gain)
 
 
 def trained_families(results: Results) -> list[str]:
@@ -148,38 +149,47 @@ def _openai_sentence(results: Results) -> str:
     parts = []
     for k, (language, saving) in enumerate(savings):
         unit = " tokens" if k == 0 else ""
-        parts.append(f"{abs(saving) * 100:.0f}% {'fewer' if saving >= 0 else 'more'}{unit} on {_name(results, language)}")
+        direction = "fewer" if saving >= 0 else "more"
+        parts.append(f"{abs(saving) * 100:.0f}% {direction}{unit} on {_name(results, language)}")
     cl100k, o200k = (tid.split("/")[-1] for tid in pair)
     return f"For the same sentences, {o200k} needs {join_words(parts)} than {cl100k}."
 
 
 def _flattening_sentences(results: Results) -> list[str]:
     sentences = []
+    rule = f"the next doubling of the vocabulary gains less than {FLAT_GAIN_PER_DOUBLING:.0%}"
+    # Families still improving on every language share one sentence, keyed by their largest size.
+    improving: dict[int, list[tuple[str, list[Flattening]]]] = {}
     for family in trained_families(results):
         flats = [flattening(results, family, language) for language in ordered_languages(results)]
         flats = [f for f in flats if f is not None]
         if not flats:
             continue
+        largest = max(flat.largest_size for flat in flats)
+        if all(flat.flat_at is None for flat in flats):
+            improving.setdefault(largest, []).append((family, flats))
+            continue
         by_size: dict[int | None, list[str]] = {}
         for flat in flats:
             by_size.setdefault(flat.flat_at, []).append(_name(results, flat.language))
-        largest = max(flat.largest_size for flat in flats)
-        rule = f"the next doubling of the vocabulary gains less than {FLAT_GAIN_PER_DOUBLING:.0%}"
         stopped = [
             f"at {size:,} for {join_words(names)}"
             for size, names in sorted((s, n) for s, n in by_size.items() if s is not None)
         ]
-        subject = f"Bytes per token of {family_name(family)}"
-        if not stopped:
-            sentences.append(
-                f"{subject} is still improving at {largest:,}, the largest size measured, for every language "
-                f"(it stops improving once {rule})."
-            )
-            continue
-        sentence = f"{subject} stops improving ({rule}) {'; '.join(stopped)}"
+        sentence = f"Bytes per token of {family_name(family)} stops improving ({rule}) {'; '.join(stopped)}"
         if None in by_size:
-            sentence += f"; it is still improving at {largest:,}, the largest size measured, for {join_words(by_size[None])}"
+            still = join_words(by_size[None])
+            sentence += f"; it is still improving at {largest:,}, the largest size measured, for {still}"
         sentences.append(sentence + ".")
+    for largest, groups in sorted(improving.items()):
+        gains = [flat.last_gain for _, flats in groups for flat in flats]
+        names = join_words([family_name(family) for family, _ in groups])
+        low, high = min(gains), max(gains)
+        spread = f"{low:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%} to {high:.0%}"
+        sentences.append(
+            f"Bytes per token of {names} is still improving at {largest:,}, the largest size measured, for every "
+            f"language: the last doubling gains {spread} (we call it stopped once {rule})."
+        )
     return sentences
 
 

@@ -79,7 +79,9 @@ def _header(text: str) -> str:
 def _table_html(table: Table, *, tall: bool = False, heading: str = "h3") -> str:
     esc = html.escape
     numeric = table.numeric or (False,) * len(table.headers)
-    head = "".join(f'<th class="num">{_header(h)}</th>' if n else f"<th>{_header(h)}</th>" for h, n in zip(table.headers, numeric))
+    head = "".join(
+        f'<th class="num">{_header(h)}</th>' if n else f"<th>{_header(h)}</th>" for h, n in zip(table.headers, numeric)
+    )
     body = []
     for row in table.rows:
         cells = []

@@ -61,7 +61,10 @@ def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
     parts += ["", "## How the figures were measured", "", methods_paragraph(results), "", "## Tables", ""]
     for table in report_tables(results):
         parts += [to_markdown(table)]
-    parts += ["Every row at full precision: [results.csv](results.csv); with the run record: [results.json](results.json).", ""]
+    parts += [
+        "Every row at full precision: [results.csv](results.csv); with the run record: [results.json](results.json).",
+        "",
+    ]
     if plots:
         parts += ["## Plots", ""]
         for info in plots:

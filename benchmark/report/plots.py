@@ -559,8 +559,11 @@ def plot_token_boundaries(results: Results):
                 fontsize=size, fontweight=weight, parse_math=False)
     fig.suptitle("Token boundaries: one example sentence per language, one row per tokenizer",
                  fontweight="bold", y=1 - 0.12 / height_in, va="top")
-    fig.text(0.5, 1 - 0.42 / height_in, "Each box is one token.  \u2423 is a space, \u2581 SentencePiece's space mark, ## a WordPiece "
-             "continuation, <e3 81> the bytes of a character that is split across tokens.",
+    key = (
+        "Each box is one token.  \u2423 is a space, \u2581 SentencePiece's space mark, ## a WordPiece "
+        "continuation, <e3 81> the bytes of a character that is split across tokens."
+    )
+    fig.text(0.5, 1 - 0.42 / height_in, key,
              ha="center", va="top", fontsize=9, color="0.3", parse_math=False)
     return fig
 
