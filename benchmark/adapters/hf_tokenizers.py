@@ -11,6 +11,11 @@
   GPT-2's byte-to-character map) and the same `min_frequency=2`, so it is the reference our
   trainer should match in compression.
 
+HF's WordPiece trainer is not deterministic: it breaks ties in Rust hash-map order, so two runs
+on the same text differ in a few of thousands of entries (its BPE trainer is deterministic). The
+training cache pins the model, so reruns measure the same one; `--retrain` may move
+`hf/wordpiece-*` counts slightly.
+
 Encoding is `add_special_tokens=False` (no [CLS]/[SEP]), without truncation or padding. HF runs
 on one thread here: `RAYON_NUM_THREADS=1` and `TOKENIZERS_PARALLELISM=false` are set before the
 library is first imported (measure timings are single-thread for every tokenizer).

@@ -1,0 +1,233 @@
+"""One conformance test every adapter passes, the skip path, the training cache and user files.
+
+The conformance rules (benchmark/adapters/base.py): plain text (no BOS/EOS, special-token text is
+ordinary text, nothing truncated), ids inside the vocabulary, readable token strings, one per
+token, and decode(encode(s)) == s, except where a library normalises, which is its documented
+exception: SentencePiece applies NFKC and collapses whitespace; WordPiece only changes spaces.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from benchmark.adapters import (
+    PRETRAINED,
+    Adapter,
+    Skipped,
+    TrainingCache,
+    TrainingText,
+    build_tokenizers,
+    load_tokenizer_file,
+    select_ids,
+)
+from benchmark.corpora import load_flores
+from benchmark.errors import BenchmarkError
+
+TRAIN_LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "ces_Latn", "jpn_Jpan")
+SIZE = 3000  # holds this text's characters for every family
+SMALL = 600  # below SentencePiece's and WordPiece's alphabets: the skip path
+
+SAMPLES = [
+    "Once upon a time",
+    "  leading and trailing spaces  ",
+    "tabs\tand\nnewlines\r\n",
+    "<|endoftext|> [CLS] <s> </s> [SEP] <unk>",
+    "Příliš žluťoučký kůň úpěl ďábelské ódy.",
+    "¿Dónde está la biblioteca? ¡Aquí!",
+    "Съешь же ещё этих мягких французских булок.",
+    "むかしむかし、ある所に猫がいました。",
+    "다람쥐 헌 쳇바퀴에 타고파",
+    "emoji 🙂🚀 and digits 1234567890 and ﬁ ligature",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def training() -> TrainingText:
+    corpus = load_flores(languages=TRAIN_LANGUAGES)
+    return TrainingText.of(line for code in TRAIN_LANGUAGES for line in corpus.lines("dev", code)[:150])
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("tokenizer-cache")
+
+
+@pytest.fixture(scope="module")
+def built(training, cache_dir) -> dict[str, Adapter | Skipped]:
+    ids = select_ids(None, [SMALL, SIZE])
+    return {t.id: t for t in build_tokenizers(ids, training, TrainingCache(cache_dir))}
+
+
+def adapter_ids() -> list[str]:
+    return [i for i in select_ids(None, [SIZE])]
+
+
+def expected_decode(adapter: Adapter, text: str) -> str:
+    """What decode(encode(text)) must give: the text itself, or the documented exception."""
+    if adapter.family == "sentencepiece-unigram":
+        # nmt_nfkc: NFKC, whitespace runs become one space, leading/trailing spaces go.
+        return " ".join(unicodedata.normalize("NFKC", text).split())
+    return text
+
+
+@pytest.mark.parametrize("tokenizer_id", adapter_ids())
+def test_adapter_conformance(built, tokenizer_id):
+    adapter = built[tokenizer_id]
+    assert isinstance(adapter, Adapter), f"{tokenizer_id} was skipped: {getattr(adapter, 'reason', '')}"
+    assert adapter.id == tokenizer_id
+    assert len(adapter.fingerprint) == 64 and int(adapter.fingerprint, 16) >= 0
+    for stage in ("normalizer", "pre_tokenizer", "model", "decoder"):
+        assert stage in adapter.settings, f"{tokenizer_id} does not record its {stage}"
+    assert adapter.encode("") == []  # no BOS/EOS
+    for text in SAMPLES:
+        ids = adapter.encode(text)
+        assert all(isinstance(i, int) and 0 <= i < adapter.vocab_size for i in ids)
+        pieces = adapter.token_strings(text)
+        assert len(pieces) == len(ids) and all(isinstance(p, str) for p in pieces)
+        decoded = adapter.decode(ids)
+        if adapter.family == "hf-wordpiece":
+            # Documented exception: the decoder joins words with spaces; other characters stay
+            # (those it cannot spell become [UNK]).
+            if adapter.unk_id not in ids:
+                assert "".join(decoded.split()) == "".join(text.split()), text
+        else:
+            assert decoded == expected_decode(adapter, text), text
+    # Special-token text is ordinary text: it costs more than one token and comes back as text.
+    ids = adapter.encode("<|endoftext|>")
+    assert len(ids) > 1
+    # A long text is not truncated: ten copies cost ten times as much (spaces keep words apart).
+    sentence = SAMPLES[4] + " "
+    assert len(adapter.encode(sentence * 10)) >= 9 * len(adapter.encode(sentence))
+    # Token strings read like the sentence.
+    assert "".join(adapter.token_strings("Once upon a time")).strip() == "Once upon a time"
+
+
+def test_byte_level_token_strings_show_partial_characters_in_hex(built):
+    pieces = built["tiktoken/cl100k_base"].token_strings("語")
+    assert pieces == ["<e8 aa>", "<9e>"]
+    assert built["tiktoken/o200k_base"].token_strings("Once upon a time") == ["Once", " upon", " a", " time"]
+
+
+def test_tiktoken_and_bpe_openai_agree(built):
+    for name in ("cl100k_base", "o200k_base"):
+        tiktoken_adapter, rust_adapter = built[f"tiktoken/{name}"], built[f"bpe_openai/{name}"]
+        assert tiktoken_adapter.fingerprint == rust_adapter.fingerprint
+        for text in SAMPLES:
+            assert tiktoken_adapter.encode(text) == rust_adapter.encode(text), (name, text)
+
+
+def test_sentencepiece_counts_unk_and_byte_fallback(built):
+    sp = built[f"sentencepiece/unigram-{SIZE}"]
+    assert sp.settings["byte_fallback"] is True and sp.settings["normalizer"] == "nmt_nfkc"
+    assert len(sp.byte_fallback_ids) == 256
+    # An Egyptian hieroglyph, not in the training text: the dummy-prefix space, then 4 UTF-8 bytes.
+    ids = sp.encode("𓀀")
+    assert len(ids) == 5 and set(ids[1:]) <= sp.byte_fallback_ids and ids[0] not in sp.byte_fallback_ids
+    assert sp.token_strings("𓀀") == [" ", "<f0>", "<93>", "<80>", "<80>"]
+    assert sp.decode(ids) == "𓀀"
+
+
+def test_wordpiece_unknown_word_is_unk(built):
+    wp = built[f"hf/wordpiece-{SIZE}"]
+    ids = wp.encode("𓀀")
+    assert ids == [wp.unk_id]
+    assert wp.token_strings("a 𓀀") == ["a", " [UNK]"]
+
+
+def test_sizes_below_the_alphabet_are_skipped_with_a_reason(built):
+    sp, wp = built[f"sentencepiece/unigram-{SMALL}"], built[f"hf/wordpiece-{SMALL}"]
+    assert isinstance(sp, Skipped) and f"vocab_size {SMALL} is below" in sp.reason
+    assert isinstance(wp, Skipped) and "WordPiece alphabet" in wp.reason
+    # Byte-level families hold any size above 256.
+    assert isinstance(built[f"bpe/cl100k-{SMALL}"], Adapter)
+    assert built[f"hf/bpe-{SMALL}"].vocab_size == SMALL
+
+
+def test_our_bpe_sweep_is_a_prefix_and_times_grow(built):
+    small, large = built[f"bpe/cl100k-{SMALL}"], built[f"bpe/cl100k-{SIZE}"]
+    assert small.model.merges == large.model.merges[: len(small.model.merges)]
+    assert 0 < small.train_seconds <= large.train_seconds
+
+
+def test_cache_is_reused_and_retrain_trains_again(training, cache_dir, built, monkeypatch):
+    from benchmark.bpe import ByteLevelBPE
+
+    ids = [f"bpe/cl100k-{SIZE}", f"sentencepiece/unigram-{SIZE}", f"hf/wordpiece-{SIZE}", f"hf/bpe-{SIZE}"]
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained although the cache has the model")
+
+    import sentencepiece
+    import tokenizers
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ByteLevelBPE, "train_sweep", no_training)
+        patch.setattr(sentencepiece.SentencePieceTrainer, "train", no_training)
+        patch.setattr(tokenizers.Tokenizer, "train_from_iterator", no_training)
+        again = build_tokenizers(ids, training, TrainingCache(cache_dir))
+    for adapter in again:
+        assert adapter.fingerprint == built[adapter.id].fingerprint
+        assert adapter.train_seconds == built[adapter.id].train_seconds  # the original training's
+
+    # --retrain: trains again and gets the same models, except HF WordPiece, whose trainer breaks
+    # ties in Rust hash-map order (a few of thousands of entries differ between runs): that is
+    # why trained models are cached, so reruns measure the same model.
+    calls = []
+    real_sweep = ByteLevelBPE.train_sweep.__func__
+    monkeypatch.setattr(ByteLevelBPE, "train_sweep",
+                        classmethod(lambda cls, *a, **k: calls.append(1) or real_sweep(cls, *a, **k)))
+    retrained = build_tokenizers(ids, training, TrainingCache(cache_dir, enabled=False))
+    assert calls == [1]
+    for adapter in retrained:
+        if adapter.family != "hf-wordpiece":
+            assert adapter.fingerprint == built[adapter.id].fingerprint, adapter.id
+
+
+def test_cache_key_changes_with_the_training_text(training, tmp_path):
+    cache = TrainingCache(tmp_path)
+    build_tokenizers([f"hf/bpe-{SMALL}"], training, cache)
+    build_tokenizers([f"hf/bpe-{SMALL}"], TrainingText.of(training.texts[:-1]), cache)
+    assert len(list((tmp_path / "hf-bpe").glob("*.tokenizer.json"))) == 2
+    assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave nothing behind
+
+
+def test_user_files_of_every_kind_load_and_match(built, tmp_path):
+    bpe = built[f"bpe/cl100k-{SIZE}"]
+    bpe.model.save(tmp_path / "ours.json")
+    (tmp_path / "hf.json").write_text(built[f"hf/bpe-{SIZE}"].tokenizer.to_str(), encoding="utf-8")
+    (tmp_path / "sp.model").write_bytes(built[f"sentencepiece/unigram-{SIZE}"].processor.serialized_model_proto())
+    ranks = bpe.model.mergeable_ranks()
+    (tmp_path / "ranks.tiktoken").write_bytes(
+        b"".join(base64.b64encode(token) + b" " + str(rank).encode() + b"\n"
+                 for token, rank in sorted(ranks.items(), key=lambda item: item[1])))
+    pairs = {"ours.json": bpe, "hf.json": built[f"hf/bpe-{SIZE}"],
+             "sp.model": built[f"sentencepiece/unigram-{SIZE}"], "ranks.tiktoken": bpe}
+    for name, original in pairs.items():
+        loaded = load_tokenizer_file(tmp_path / name)
+        assert loaded.id == f"file/{name}"
+        for text in SAMPLES:
+            assert loaded.encode(text) == original.encode(text), (name, text)
+
+
+def test_bad_tokenizer_files_are_one_clear_error(tmp_path):
+    with pytest.raises(BenchmarkError, match="no such tokenizer file"):
+        load_tokenizer_file(tmp_path / "missing.json")
+    (tmp_path / "other.json").write_text(json.dumps({"hello": 1}))
+    with pytest.raises(BenchmarkError, match="neither a HuggingFace tokenizer.json nor"):
+        load_tokenizer_file(tmp_path / "other.json")
+    (tmp_path / "broken.model").write_bytes(b"\x00not a model")
+    with pytest.raises(BenchmarkError, match=r"broken\.model: could not load"):
+        load_tokenizer_file(tmp_path / "broken.model")
+
+
+def test_unknown_tokenizer_id_names_the_known_ones():
+    assert select_ids(["hf/*"], [4096]) == ["hf/wordpiece-4096", "hf/bpe-4096"]
+    with pytest.raises(BenchmarkError, match=r"unknown tokenizer 'tiktoken/gpt2'.*tiktoken/o200k_base"):
+        select_ids(["tiktoken/gpt2"], [4096])
+    assert set(PRETRAINED) <= set(select_ids(None, [4096]))

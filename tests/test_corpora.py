@@ -1,0 +1,142 @@
+"""Corpus loading: the bundled FLORES-200 (pinned sums), user folders, and every validation error."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmark.corpora import (
+    BUNDLED_CORPUS_DIR,
+    FLORES_LANGUAGES,
+    FLORES_SHA256,
+    language_name,
+    list_corpus_languages,
+    load_corpus,
+    load_flores,
+)
+from benchmark.errors import BenchmarkError
+
+DATA = Path(__file__).parent / "data"
+
+
+def write(path: Path, data: bytes | str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.write_bytes(data)
+    return path
+
+
+def test_bundled_flores_loads_with_both_splits_aligned():
+    corpus = load_flores()
+    assert corpus.languages == FLORES_LANGUAGES
+    assert {code: len(corpus.lines("dev", code)) for code in corpus.languages} == dict.fromkeys(FLORES_LANGUAGES, 997)
+    assert {code: len(corpus.lines("devtest", code)) for code in corpus.languages} == dict.fromkeys(FLORES_LANGUAGES, 1012)
+    assert corpus.checksums == FLORES_SHA256
+    assert corpus.measure_split == "devtest" and corpus.train_split == "dev"
+    # No newline or carriage return survives in a line.
+    assert not any("\n" in line or "\r" in line for line in corpus.lines("devtest", "jpn_Jpan"))
+
+
+def test_readme_checksums_match_the_pinned_ones():
+    readme = (BUNDLED_CORPUS_DIR.parent / "README.md").read_text(encoding="utf-8")
+    listed = dict(
+        (name.removeprefix("flores200/"), digest)
+        for digest, name in re.findall(r"^([0-9a-f]{64})  (\S+)$", readme, flags=re.M)
+    )
+    assert listed == FLORES_SHA256
+
+
+def test_a_modified_bundled_file_is_refused_with_its_name(tmp_path):
+    copy = tmp_path / "flores200"
+    shutil.copytree(BUNDLED_CORPUS_DIR, copy)
+    target = copy / "devtest" / "kor_Hang.devtest"
+    target.write_bytes(target.read_bytes().replace(b".", b"!", 1))
+    with pytest.raises(BenchmarkError, match=r"kor_Hang\.devtest: SHA-256 .* does not match"):
+        load_flores(copy)
+
+
+def test_language_selection_and_unknown_code():
+    corpus = load_flores(languages=["jpn_Jpan", "eng_Latn"])
+    assert corpus.languages == ("jpn_Jpan", "eng_Latn")
+    with pytest.raises(BenchmarkError, match=r"unknown language code 'xxx_Latn'.*eng_Latn"):
+        load_flores(languages=["xxx_Latn"])
+
+
+def test_user_corpus_without_splits_is_one_split():
+    corpus = load_corpus(DATA / "tiny_corpus")
+    assert corpus.languages == ("eng", "jpn", "spa")
+    assert corpus.measure_split == corpus.train_split == "all"
+    assert corpus.lines("all", "spa")[2] == "Dormía todo el día."
+    assert corpus.default_reference() == "eng"
+    assert set(corpus.checksums) == {"all/eng.txt", "all/jpn.txt", "all/spa.txt"}
+
+
+def test_user_corpus_with_splits():
+    corpus = load_corpus(DATA / "tiny_split", ["jpn"])
+    assert corpus.languages == ("jpn",)
+    assert corpus.lines("devtest", "jpn") == ("博物館は九時に開きます。", "電車は毎時出発します。")
+    assert len(corpus.lines("dev", "jpn")) == 4
+    assert list_corpus_languages(DATA / "tiny_split") == ("eng", "jpn")
+
+
+def test_crlf_line_endings_bom_and_missing_final_newline_are_accepted(tmp_path):
+    write(tmp_path / "eng.txt", "\ufeffone\r\ntwo\r\n")
+    write(tmp_path / "fra.txt", "un\ndeux")
+    corpus = load_corpus(tmp_path)
+    assert corpus.lines("all", "eng") == ("one", "two")
+    assert corpus.lines("all", "fra") == ("un", "deux")
+
+
+def test_invalid_utf8_names_file_and_line(tmp_path):
+    write(tmp_path / "eng.txt", "a\nb\nc\n")
+    write(tmp_path / "rus.txt", b"\xd0\xb0\n\xd0\xb1\n\xd0 bad\n")
+    with pytest.raises(BenchmarkError, match=r"rus\.txt:3: not valid UTF-8"):
+        load_corpus(tmp_path)
+
+
+def test_empty_line_names_file_and_line(tmp_path):
+    write(tmp_path / "eng.txt", "a\nb\nc\n")
+    write(tmp_path / "jpn.txt", "あ\n  \nう\n")
+    with pytest.raises(BenchmarkError, match=r"jpn\.txt:2: empty line"):
+        load_corpus(tmp_path)
+
+
+def test_different_line_counts_name_both_files(tmp_path):
+    write(tmp_path / "eng.txt", "a\nb\nc\n")
+    write(tmp_path / "spa.txt", "a\nb\n")
+    with pytest.raises(BenchmarkError, match=r"spa\.txt: 2 lines but .*eng\.txt has 3.*line 3"):
+        load_corpus(tmp_path)
+
+
+def test_misaligned_split_is_refused(tmp_path):
+    shutil.copytree(DATA / "tiny_split", tmp_path / "c")
+    write(tmp_path / "c" / "devtest" / "jpn.txt", "一\n")
+    with pytest.raises(BenchmarkError, match=r"devtest/jpn\.txt: 1 lines"):
+        load_corpus(tmp_path / "c")
+
+
+def test_split_folders_need_the_same_languages(tmp_path):
+    shutil.copytree(DATA / "tiny_split", tmp_path / "c")
+    (tmp_path / "c" / "devtest" / "jpn.txt").unlink()
+    with pytest.raises(BenchmarkError, match=r"dev/jpn\.txt: language 'jpn' has no file"):
+        load_corpus(tmp_path / "c")
+
+
+def test_missing_folder_empty_folder_and_empty_file(tmp_path):
+    with pytest.raises(BenchmarkError, match="no such corpus folder"):
+        load_corpus(tmp_path / "nope")
+    with pytest.raises(BenchmarkError, match=r"no <code>\.txt files"):
+        load_corpus(tmp_path)
+    write(tmp_path / "eng.txt", "\n")
+    with pytest.raises(BenchmarkError, match=r"eng\.txt: file is empty"):
+        load_corpus(tmp_path)
+
+
+def test_language_names_fall_back_to_the_code():
+    assert language_name("jpn_Jpan") == "Japanese"
+    assert language_name("ces") == "Czech"
+    assert language_name("xyz_Abcd") == "xyz_Abcd"
