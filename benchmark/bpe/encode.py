@@ -258,16 +258,10 @@ class SafeSplitter:
             for i, pair in enumerate(pairs):
                 if cut_here[i] is None:
                     cut_here[i] = memo[pair] = self._may_cut(pair)
-        cuts = list(compress(range(1, len(piece)), cut_here))
-        if not cuts:
+        if True not in cut_here:
             return [piece]
-        cuts.append(len(piece))
-        start = 0
-        segments = []
-        for cut in cuts:
-            segments.append(piece[start:cut])
-            start = cut
-        return segments
+        ends = [*compress(range(1, len(piece)), cut_here), len(piece)]
+        return list(map(piece.__getitem__, map(slice, [0, *ends], ends)))
 
     def initial_bounds(self, data: bytes) -> list[int]:
         """Byte offsets where the parts of `data` (valid UTF-8) start, and its end: one part per

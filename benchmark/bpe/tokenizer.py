@@ -258,7 +258,9 @@ class ByteLevelBPE:
             ids = [rank]
         elif len(piece) > 1 and not piece.isascii():
             splitter = self._splitter
-            segments = splitter.split(piece)
+            # Cuts fall only between two multi-byte characters: look for them in mostly
+            # non-ASCII pieces (CJK, Hangul), not in Latin words with an accent or two.
+            segments = splitter.split(piece) if len(data) >= 2 * len(piece) else (piece,)
             if len(segments) == 1:
                 ids = merge_piece(data, self._ranks, self._left_lengths, splitter.initial_bounds(data))
             else:
