@@ -49,6 +49,7 @@ SPARE_PALETTES = ("YlOrBr", "PuBuGn", "YlGn", "Reds", "GnBu", "PuRd")
 # Fonts that draw Japanese and Korean, in order of preference.
 CJK_FONT_NAMES = (
     "Noto Sans CJK JP",
+    "Noto Sans CJK TC",  # the one the PyPI dependency cvttf-notosanscjk-regular ships
     "Noto Sans CJK KR",
     "Noto Sans JP",
     "Source Han Sans",
@@ -133,6 +134,12 @@ def find_cjk_font() -> str | None:
         names = {entry.name for entry in font_manager.fontManager.ttflist}
         return next((name for name in CJK_FONT_NAMES if name in names), None)
 
+    # The project depends on a PyPI package that ships Noto Sans CJK (kana, Hangul and Han), so a
+    # fresh machine draws Japanese and Korean without any system font.
+    with contextlib.suppress(Exception):
+        from cvttf_NotoSansCJK_Regular import get_TTF_path
+
+        font_manager.fontManager.addfont(get_TTF_path())
     found = known()
     if found is None:
         hints = ("cjk", "gothic", "nanum", "ipa", "takao", "droidsansfallback", "wqy", "sourcehan", "notosansjp")
