@@ -341,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--output", type=Path, metavar="DIR", help="where to write (default: the results file's folder)")
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
     report.set_defaults(handler=lambda a: cmd_report(results_path=a.results, output=a.output, plots=not a.no_plots))
+    from benchmark.speed import add_speed_parser  # `speed`: encoder speed ratios to tiktoken, --check
+
+    add_speed_parser(verbs)
     return parser
 
 

@@ -1,0 +1,202 @@
+"""The speed ratio check: regression detection, tolerance, baseline files, tables, the command.
+
+No test here judges speed: fake measurements drive the check logic, and the one real run on a
+small slice is checked against baselines no real encoder can be near (1e-6 and 1e6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmark.errors import BenchmarkError
+from benchmark.speed import (
+    FIGURES, LANGUAGES, Baseline, Engine, LanguageTexts, RatioRow, add_speed_parser, baseline_from_rows, check_ratios,
+    format_ratio_table, load_baseline, load_flores, measure_ratios, run_speed, save_baseline, summarise_unseen,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def row(language: str, figure: str, ratio: float, *, tiktoken_seconds: float = 0.01) -> RatioRow:
+    """A fake measurement whose paired ratios all equal `ratio`."""
+    return RatioRow(language, figure, (ratio * tiktoken_seconds,) * 3, (tiktoken_seconds,) * 3,
+                    n_bytes=100_000, n_tokens=25_000)
+
+
+def test_ratio_is_median_of_paired_ratios():
+    # Repeat 2 is a noisy outlier for ours; the pairs' median ignores it.
+    measured = RatioRow("eng_Latn", "unseen", (0.02, 0.09, 0.03), (0.01, 0.01, 0.01), 10, 5)
+    assert measured.ratio == pytest.approx(3.0)
+    assert measured.x_tiktoken == pytest.approx(1 / 3)
+    assert measured.ours_mb_s == pytest.approx(10 / 0.03 / 1e6)
+
+
+def test_check_flags_only_ratios_beyond_tolerance():
+    baseline = Baseline({("eng_Latn", "unseen"): 2.0, ("jpn_Jpan", "unseen"): 4.0, ("jpn_Jpan", "cold"): 5.0},
+                        tolerance=0.25)
+    rows = [
+        row("eng_Latn", "unseen", 2.4),  # +20%: noise within tolerance
+        row("jpn_Jpan", "unseen", 5.2),  # +30%: a regression
+        row("jpn_Jpan", "cold", 2.5),  # faster: never a failure
+        row("kor_Hang", "unseen", 99.0),  # not in the baseline: reported as new, not judged
+    ]
+    checked = check_ratios(rows, baseline)
+    assert [c.verdict for c in checked] == ["ok", "SLOWER", "ok", "new"]
+    assert [c.regressed for c in checked] == [False, True, False, False]
+    assert checked[1].change == pytest.approx(0.30)
+    # A stricter tolerance given on the command line overrides the file's.
+    assert [c.regressed for c in check_ratios(rows, baseline, tolerance=0.1)] == [True, True, False, False]
+
+
+def test_table_shows_baseline_change_and_verdict():
+    baseline = Baseline({("jpn_Jpan", "unseen"): 4.0}, tolerance=0.25)
+    table = format_ratio_table(check_ratios([row("jpn_Jpan", "unseen", 6.0), row("eng_Latn", "cold", 2.0)], baseline))
+    lines = table.splitlines()
+    assert lines[0].startswith("| language | figure |") and "verdict" in lines[0]
+    assert "| jpn_Jpan | unseen |" in lines[2] and "| 6.00 | 0.17x | 4.00 | +50% | SLOWER |" in lines[2]
+    assert lines[3].endswith("| - | - | new |")
+    plain = format_ratio_table([row("jpn_Jpan", "unseen", 6.0)])
+    assert "verdict" not in plain and len(plain.splitlines()) == 3
+
+
+def test_unseen_summary_names_worst_language_and_median():
+    rows = [row("eng_Latn", "unseen", 2.0), row("jpn_Jpan", "unseen", 8.0), row("kor_Hang", "unseen", 4.0),
+            row("jpn_Jpan", "repeat", 100.0)]
+    summary = summarise_unseen(rows)
+    assert "worst 0.12x tiktoken (jpn_Jpan" in summary and "median 0.25x" in summary
+
+
+def test_baseline_round_trip(tmp_path):
+    rows = [row("eng_Latn", "unseen", 2.5), row("eng_Latn", "cold", 3.25)]
+    path = tmp_path / "baseline.json"
+    save_baseline(baseline_from_rows(rows, tolerance=0.3), path)
+    loaded = load_baseline(path)
+    assert loaded.ratios == {("eng_Latn", "unseen"): 2.5, ("eng_Latn", "cold"): 3.25}
+    assert loaded.tolerance == 0.3
+    assert loaded.info["machine"]["cpu_count"] and loaded.info["repeats"] == 3
+    assert not list(tmp_path.glob("*.tmp*"))  # written through a temp file and renamed
+
+
+@pytest.mark.parametrize("content,message", [
+    (None, "no speed baseline"),
+    ("{not json", "not valid JSON"),
+    ('{"format": "something-else"}', "not a speed baseline"),
+    ('{"format": "tokencost-speed-baseline", "version": 99}', "baseline version 99"),
+    ('{"format": "tokencost-speed-baseline", "version": 1, "ratios": {}}', "malformed baseline"),
+    ('{"format": "tokencost-speed-baseline", "version": 1, "tolerance": 0.2, "ratios": {"eng_Latn": {"cold": 0}}}',
+     "eng_Latn/cold = 0.0 is not positive"),
+])
+def test_bad_baseline_is_one_clear_error(tmp_path, content, message):
+    path = tmp_path / "baseline.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=message) as info:
+        load_baseline(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+class CountingEngine:
+    """A fake encoder that records what the protocol asks of it."""
+
+    def __init__(self, name: str, *, offset: int = 0, has_cache: bool = True):
+        self.name, self.offset, self.calls, self.resets = name, offset, [], 0
+        self.engine = Engine(name, self.encode, self.reset if has_cache else None)
+
+    def encode(self, text: str) -> list[int]:
+        self.calls.append(text)
+        return [len(text) + self.offset]
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+def test_protocol_of_each_figure():
+    texts = LanguageTexts("xx", dev=("d1", "d2"), devtest=("t1", "t2", "t3"))
+    ours, theirs = CountingEngine("ours"), CountingEngine("theirs", has_cache=False)
+    rows = measure_ratios([texts], repeats=2, engines=(ours.engine, theirs.engine), check_ids=False)
+    assert [(r.figure, len(r.ours_seconds), r.n_tokens, r.n_bytes) for r in rows] == [
+        ("unseen", 2, 3, 6), ("cold", 2, 3, 6), ("repeat", 2, 3, 6)]
+    dev, devtest = list(texts.dev), list(texts.devtest)
+    per_figure = [dev + devtest, devtest, devtest + devtest]  # warm-up, then the timed texts
+    expected = [call for calls in per_figure for call in calls * 2]
+    assert ours.calls == expected and theirs.calls == expected  # both engines, same steps
+    assert ours.resets == 6  # before every repeat of every figure
+
+
+def test_engines_that_disagree_are_not_timed():
+    texts = LanguageTexts("xx", dev=(), devtest=("same", "differs"))
+    ours, theirs = CountingEngine("ours"), CountingEngine("theirs", offset=1)
+    with pytest.raises(BenchmarkError, match="xx devtest line 1: ours and theirs give different ids"):
+        measure_ratios([texts], repeats=1, engines=(ours.engine, theirs.engine))
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_speed_parser(parser.add_subparsers(dest="verb"))
+    return parser.parse_args(["speed", *argv])
+
+
+def write_baseline(path: Path, ratio: float) -> None:
+    figures = {figure: ratio for figure in ("unseen", "cold", "repeat")}
+    save_baseline(Baseline({("eng_Latn", f): r for f, r in figures.items()}, tolerance=0.25), path)
+
+
+QUICK = ("--languages", "eng_Latn", "--max-lines", "20", "--repeats", "1", "--ratios-only")
+
+
+def test_real_quick_run_passes_and_fails_against_extreme_baselines(tmp_path):
+    """Real measurement on 20 lines; baselines no encoder can be near make the verdict certain."""
+    generous, impossible = tmp_path / "generous.json", tmp_path / "impossible.json"
+    write_baseline(generous, 1e6)
+    write_baseline(impossible, 1e-6)
+    out = io.StringIO()
+    assert run_speed(parse("--check", "--baseline", str(generous), *QUICK), out=out) == 0
+    assert "OK: every ratio within 25%" in out.getvalue()
+    out = io.StringIO()
+    assert run_speed(parse("--check", "--baseline", str(impossible), *QUICK), out=out) == 1
+    text = out.getvalue()
+    assert "FAIL: 3 ratio(s) worse than impossible.json by more than 25%" in text
+    assert text.count("| SLOWER |") == 3 and "| eng_Latn | unseen |" in text
+
+
+def test_update_baseline_writes_measured_ratios(tmp_path):
+    path = tmp_path / "new.json"
+    out = io.StringIO()
+    assert run_speed(parse("--update-baseline", "--tolerance", "30%", "--baseline", str(path), *QUICK), out=out) == 0
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["tolerance"] == pytest.approx(0.3)
+    assert set(document["ratios"]["eng_Latn"]) == {"unseen", "cold", "repeat"}
+    assert all(ratio > 0 for ratio in document["ratios"]["eng_Latn"].values())
+
+
+def test_unknown_language_is_a_clear_error():
+    with pytest.raises(BenchmarkError, match="xxx_Xxxx.dev: not found"):
+        load_flores(["xxx_Xxxx"])
+
+
+def test_committed_baseline_covers_every_language_and_figure():
+    baseline = load_baseline()
+    assert set(baseline.ratios) == {(language, figure) for language in LANGUAGES for figure in FIGURES}
+    assert 0 < baseline.tolerance < 1
+
+
+def test_command_exit_status_in_a_subprocess(tmp_path):
+    impossible = tmp_path / "impossible.json"
+    write_baseline(impossible, 1e-6)
+    done = subprocess.run([sys.executable, "-m", "benchmark.speed", "--check", "--baseline", str(impossible), *QUICK],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "FAIL" in done.stdout
+
+
+def test_help_renders():
+    parser = argparse.ArgumentParser()
+    help_text = add_speed_parser(parser.add_subparsers()).format_help()
+    assert "--check" in help_text and "--update-baseline" in help_text and "25%" in help_text
