@@ -115,20 +115,22 @@ def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES) -> list[str]
 def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra_ids: Sequence[str] = ()) -> list[str]:
     """The ids matching `--tokenizers` (exact ids or shell patterns like `hf/*`), in report order.
 
-    `extra_ids` are the ids of the user's tokenizer files (`file/<name>`), selectable the same way."""
-    ids = candidate_ids(vocab_sizes) + [i for i in extra_ids if i not in PRETRAINED]
+    `extra_ids` are the ids of the user's tokenizer files (`file/<name>`): asked for explicitly,
+    they are always included (`--tokenizers 'file/*'` measures only them)."""
+    ids = candidate_ids(vocab_sizes)
+    extra = [i for i in dict.fromkeys(extra_ids) if i not in ids]
     if not patterns:
-        return ids
+        return ids + extra
     selected = set()
     for pattern in patterns:
-        matches = [i for i in ids if fnmatch.fnmatchcase(i, pattern)]
+        matches = [i for i in ids + extra if fnmatch.fnmatchcase(i, pattern)]
         if not matches:
             raise BenchmarkError(
                 f"unknown tokenizer {pattern!r}; known with --vocab-sizes "
-                f"{','.join(map(str, vocab_sizes))}: {', '.join(ids)} (patterns like 'hf/*' work too)"
+                f"{','.join(map(str, vocab_sizes))}: {', '.join(ids + extra)} (patterns like 'hf/*' work too)"
             )
         selected.update(matches)
-    return [i for i in ids if i in selected]
+    return [i for i in ids if i in selected] + extra
 
 
 def file_id(path: Path) -> str:

@@ -182,9 +182,10 @@ def _train(texts: Sequence[str], vocab_size: int) -> tuple[bytes, float] | str:
             return (f"vocab_size {vocab_size} is below the {needed.group(2)} pieces SentencePiece must "
                     f"hold (characters at coverage {TRAINING_OPTIONS['character_coverage']}, "
                     "256 byte-fallback pieces, <unk>)")
-        too_big = re.search(r"Vocabulary size is too high \((\d+)\)", message)
+        too_big = re.search(r"Vocabulary size too high \(\d+\)\. Please set it to a value <= (\d+)", message)
         if too_big:
-            return f"vocab_size {vocab_size} is more than the training text supports (SentencePiece: {message.splitlines()[-1][:120]})"
+            return (f"vocab_size {vocab_size} is more than the training text supports "
+                    f"(SentencePiece can make at most {too_big.group(1)} pieces from it)")
         return f"SentencePiece training failed: {message.splitlines()[-1][:160]}"
     return model.getvalue(), time.perf_counter() - started
 

@@ -1,0 +1,121 @@
+"""The command line, in-process (each verb), plus one real `python -m benchmark` subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmark.cli import _config, main
+from benchmark.results import ROW_FIELDS, load_results
+
+DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("verb", ["run", "train", "encode", "list", "report"])
+def test_help_everywhere(verb, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([verb, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: python -m benchmark " + verb in capsys.readouterr().out
+
+
+def test_quick_sets_sizes_and_sentences():
+    config = _config(quick=True, languages=None, reference=None, vocab_sizes=None, tokenizers=None,
+                     tokenizer_files=(), corpus=None, train_corpus=None, max_sentences=None, repeats=None,
+                     cache_dir=None, retrain=False)
+    assert config.vocab_sizes == (1024, 4096) and config.max_sentences == 200 and config.quick
+    full = _config(quick=False, languages=None, reference=None, vocab_sizes=None, tokenizers=None,
+                   tokenizer_files=(), corpus=None, train_corpus=None, max_sentences=None, repeats=None,
+                   cache_dir=None, retrain=False)
+    assert full.vocab_sizes == (1024, 2048, 4096, 8192, 16384) and full.max_sentences is None
+
+
+def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
+    output = tmp_path / "out"
+    code = main(["run", "--corpus", str(DATA / "tiny_corpus"), "--train-corpus", str(DATA / "tiny_split"),
+                 "--vocab-sizes", "260", "--tokenizers", "bpe/*,tiktoken/o200k_base", "--repeats", "1",
+                 "--output", str(output), "--cache-dir", str(tmp_path / "cache"), "--no-plots"])
+    assert code == 0, capsys.readouterr().err
+    assert "measured 6 rows (0 skipped)" in capsys.readouterr().out
+    header = (output / "results.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.split(",") == list(ROW_FIELDS)
+    results = load_results(output / "results.json")
+    assert {r.tokenizer for r in results.rows} == {"bpe/cl100k-260", "tiktoken/o200k_base"}
+    assert results.record.settings["reference"] == "eng"
+    assert list((tmp_path / "cache").rglob("*.bpe.json"))  # the trained model was cached
+
+    # `report` renders again from the saved file alone.
+    assert main(["report", "--results", str(output / "results.json"), "--output", str(tmp_path / "again"),
+                 "--no-plots"]) == 0
+    assert (tmp_path / "again" / "README.md").is_file() and (tmp_path / "again" / "index.html").is_file()
+    again = json.loads((tmp_path / "again" / "results.json").read_text(encoding="utf-8"))
+    assert again == json.loads((output / "results.json").read_text(encoding="utf-8"))
+
+
+def test_train_and_encode_verbs(tmp_path, capsys):
+    cache = str(tmp_path / "cache")
+    assert main(["train", "--train-corpus", str(DATA / "tiny_split"), "--vocab-sizes", "260",
+                 "--tokenizers", "bpe/*,hf/bpe-*", "--cache-dir", cache, "--save-dir", str(tmp_path / "models")]) == 0
+    out = capsys.readouterr().out
+    assert "bpe/cl100k-260" in out and "hf/bpe-260" in out and " ok" in out
+    assert (tmp_path / "models" / "bpe_cl100k-260.json").is_file()
+
+    assert main(["encode", "Once upon a time", "--tokenizers", "tiktoken/o200k_base", "--tokenizer-file",
+                 str(tmp_path / "models" / "bpe_cl100k-260.json"), "--cache-dir", cache]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split(None, 2) == ["tiktoken/o200k_base", "4", "Once |  upon |  a |  time"]
+    assert lines[1].startswith("file/bpe_cl100k-260.json")
+
+
+def test_list_shows_tokenizers_and_languages(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "tiktoken/o200k_base" in out and "sentencepiece/unigram-{size}" in out
+    assert "jpn_Jpan   Japanese" in out and "devtest 1012 lines" in out
+
+
+def test_errors_are_one_line_and_exit_2(tmp_path, capsys):
+    bad = tmp_path / "corpus"
+    bad.mkdir()
+    (bad / "eng.txt").write_text("one\ntwo\n", encoding="utf-8")
+    (bad / "spa.txt").write_text("uno\n\n", encoding="utf-8")
+    assert main(["run", "--corpus", str(bad), "--tokenizers", "tiktoken/cl100k_base",
+                 "--output", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "spa.txt:2: empty line" in err
+    assert not (tmp_path / "out").exists()
+
+    assert main(["encode", "x", "--tokenizers", "nope/*"]) == 2
+    assert "unknown tokenizer 'nope/*'" in capsys.readouterr().err
+    assert main(["report", "--results", str(tmp_path / "missing.json")]) == 2
+    assert "no such results file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "--vocab-sizes", "big"])
+    assert exit_info.value.code == 2
+
+
+def test_a_real_subprocess(tmp_path):
+    env = {**os.environ, "CI": "true", "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmark", "encode", "Once upon a time", "--tokenizers", "tiktoken/cl100k_base"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(None, 2) == ["tiktoken/cl100k_base", "4", "Once |  upon |  a |  time\n"]
+    assert not list(tmp_path.iterdir())  # nothing written into the working directory
+
+
+def test_importing_the_package_stays_light():
+    code = ("import sys, benchmark, benchmark.cli, benchmark.measure; "
+            "heavy = {'pandas', 'seaborn', 'matplotlib', 'sentencepiece', 'tokenizers', 'tiktoken', 'bpe_openai'}; "
+            "print(sorted(heavy & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

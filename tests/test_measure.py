@@ -1,0 +1,203 @@
+"""measure.py and timing.py: rows checked by hand, the protocol, user corpora, the skip path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+
+from benchmark.adapters import Adapter, Skipped
+from benchmark.errors import BenchmarkError
+from benchmark.measure import (
+    RunConfig,
+    build_row,
+    choose_example_line,
+    measure_language,
+    plan_run,
+    run_benchmark,
+    skipped_row,
+)
+from benchmark.results import ROW_FIELDS, TIMING_FIELDS
+from benchmark.timing import measure_throughput
+
+DATA = Path(__file__).parent / "data"
+
+
+class WordAdapter(Adapter):
+    """A tokenizer a person can run in their head: one token per space-separated word; words
+    outside its small vocabulary are the unknown token 0."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.id = "test/words"
+        self.family = "test"
+        self.vococab = None
+        self.vocab = {"<unk>": 0, **{w: i + 1 for i, w in enumerate(words)}}
+        self.inverse = {i: w for w, i in self.vocab.items()}
+        self.vocab_size = len(self.vocab)
+        self.fingerprint = "0" * 64
+        self.settings = {}
+        self.unk_id = 0
+        self.train_seconds = 1.25
+
+    def encode(self, text: str) -> list[int]:
+        return [self.vocab.get(word, 0) for word in text.split(" ")]
+
+    def decode(self, ids) -> str:
+        return " ".join(self.inverse[i] for i in ids)
+
+    def token_text(self, token_id: int) -> str:
+        return self.inverse[token_id]
+
+
+def test_a_row_checked_by_hand():
+    adapter = WordAdapter(["the", "cat", "sat", "le", "chat", "s'est", "assis", "dog"])
+    english = ["the cat", "the cat sat"]  # 2 + 3 = 5 tokens, 7 + 11 = 18 bytes
+    french = ["le chat", "le chat s'est assis"]  # 2 + 4 = 6 tokens, 7 + 19 = 26 bytes
+    reference = measure_language(adapter, english, english, repeats=1)
+    m = measure_language(adapter, french, french, repeats=1)
+    row = build_row(adapter, "fra", french, m, reference)
+    assert (row.n_sentences, row.n_tokens, row.n_bytes, row.n_chars) == (2, 6, 26, 26)
+    assert row.bytes_per_token == pytest.approx(26 / 6)
+    assert row.tokens_per_sentence == 3.0
+    assert row.premium == pytest.approx(6 / 5)
+    # Per line: 2/2 and 4/3; any resample lies between those ratios.
+    assert 1.0 <= row.premium_ci_low <= row.premium <= row.premium_ci_high <= 4 / 3
+    assert row.unk_rate == 0.0 and row.byte_fallback_rate is None
+    assert row.roundtrip_rate == 1.0
+    # Ids used on French: le, chat, s'est, assis -> 4 of 9.
+    assert row.vocab_utilisation == pytest.approx(4 / 9)
+    assert row.train_seconds == 1.25 and row.embedding_params == 9 * 768
+    assert row.throughput_mb_s > 0 and row.status == "ok"
+
+    # Unknown words: "a" and "mat" are not in the vocabulary; decode gives <unk> back.
+    m = measure_language(adapter, ["the cat sat on a mat"], [], repeats=1)
+    row = build_row(adapter, "eng", ["the cat sat on a mat"], m, m)
+    assert row.unk_rate == pytest.approx(3 / 6)  # on, a, mat
+    assert row.roundtrip_rate == 0.0
+    assert row.premium == 1.0 and row.premium_ci_low == row.premium_ci_high == 1.0
+
+
+def test_skipped_rows_keep_the_text_counts():
+    row = skipped_row(Skipped("sentencepiece/unigram-1024", "sentencepiece-unigram", 1024, "too small"),
+                      "jpn", ["猫", "犬だ"])
+    assert row.status == "skipped: too small"
+    assert (row.n_sentences, row.n_chars, row.n_bytes, row.n_tokens) == (2, 3, 9, 0)
+    assert row.premium is None and row.throughput_mb_s is None
+
+
+def test_measure_throughput_protocol_with_a_fake_clock():
+    calls: list[str] = []
+    ticks = iter(range(100))
+
+    def encode(text: str) -> list[int]:
+        calls.append(text)
+        return [1] * len(text)
+
+    def reset() -> None:
+        calls.append("<reset>")
+
+    result = measure_throughput(encode, ["w"], ["ab", "c"], repeats=3, reset=reset, clock=lambda: next(ticks) ** 2)
+    # Each repeat: reset, warm-up, then the timed texts.
+    assert calls == ["<reset>", "w", "ab", "c"] * 3
+    # Clock readings 0,1 | 4,9 | 16,25 -> repeats of 1, 5 and 9 seconds; median 5.
+    assert result.repeat_seconds == (1, 5, 9) and result.median_seconds == 5
+    assert (result.n_bytes, result.n_tokens) == (3, 3)
+    assert result.throughput_mb_s == pytest.approx(3 / 5 / 1e6)
+    assert result.tokens_per_second == pytest.approx(3 / 5)
+    assert result.ids is None
+
+    # Without a cache to reset, the warm-up happens once; keep_ids returns the last pass.
+    calls.clear()
+    result = measure_throughput(encode, ["w"], ["ab"], repeats=2, keep_ids=True)
+    assert calls == ["w", "ab", "ab"]
+    assert result.ids == ([1, 1],)
+    with pytest.raises(ValueError):
+        measure_throughput(encode, [], ["a"], repeats=0)
+
+
+def test_our_bpe_repeats_see_the_timed_text_as_unseen(monkeypatch):
+    """Every timed repeat must start from the warm-up cache, not from the previous repeat's."""
+    from benchmark.adapters.inhouse import InhouseBPE
+    from benchmark.bpe import ByteLevelBPE
+
+    model = ByteLevelBPE.train(["low lower lowest newer wider"] * 5, vocab_size=270, pattern="gpt2")
+    adapter = InhouseBPE(model, id="bpe/test")
+    seen_sizes = []
+    real_encode = adapter.encode
+
+    def spying_encode(text: str) -> list[int]:
+        if text == "timed words":
+            seen_sizes.append("timed" in str(list(model._cache)))
+        return real_encode(text)
+
+    monkeypatch.setattr(adapter, "encode", spying_encode)
+    measure_language(adapter, ["timed words"], ["low lower"], repeats=3)
+    assert seen_sizes == [False, False, False]
+
+
+def test_example_line_is_the_shortest_long_enough_reference_line():
+    assert choose_example_line(["short", "x" * 50, "y" * 45, "z" * 60]) == 2
+    assert choose_example_line(["a", "b"]) == 0
+
+
+def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                       vocab_sizes=(260,), tokenizers=("bpe/*", "hf/bpe-*", "tiktoken/cl100k_base"),
+                       repeats=1, cache_dir=tmp_path)
+    plan = plan_run(config)
+    assert plan.reference == "eng" and plan.corpus.measure_split == "all"
+    assert plan.train_languages == ("eng", "jpn")  # the measured languages the training corpus has
+    assert len(plan.training.texts) == 8  # 4 dev lines from each, equal share
+    assert plan.warm_texts["eng"] == plan.train_corpus.lines("dev", "eng")[:3]
+    assert plan.warm_texts["spa"] == plan.train_corpus.lines("dev", "eng")[:3]  # no Spanish there
+    results = run_benchmark(config)
+    rows = {(r.tokenizer, r.language): r for r in results.rows}
+    assert set(rows) == {(t, lang) for t in ("bpe/cl100k-260", "hf/bpe-260", "tiktoken/cl100k_base")
+                         for lang in ("eng", "jpn", "spa")}
+    assert all(r.ok and r.n_sentences == 3 for r in rows.values())
+    assert rows["tiktoken/cl100k_base", "eng"].premium == 1.0
+    assert rows["tiktoken/cl100k_base", "jpn"].premium > 1.0
+    record = results.record
+    assert record.language_names == {"eng": "English", "jpn": "Japanese", "spa": "Spanish"}
+    assert set(record.examples) == {"eng", "jpn", "spa"}
+    # No English line reaches 40 characters, so the example is line 1, in every language.
+    assert record.example_sentences["spa"] == "Érase una vez un gato."
+    assert "".join(record.examples["eng"]["tiktoken/cl100k_base"]) == record.example_sentences["eng"]
+    assert "all/eng.txt" in record.corpus_checksums and "tiny_split:dev/jpn.txt" in record.corpus_checksums
+    assert record.tokenizers["bpe/cl100k-260"]["fingerprint"]
+
+
+def test_measuring_on_training_text_is_refused(tmp_path):
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_corpus",
+                       vocab_sizes=(300,), tokenizers=("bpe/*",), cache_dir=tmp_path)
+    with pytest.raises(BenchmarkError, match="would measure on training text"):
+        plan_run(config)
+
+
+def test_reference_must_exist_and_is_always_measured(tmp_path):
+    with pytest.raises(BenchmarkError, match="unknown reference language 'deu'"):
+        plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", reference="deu", cache_dir=tmp_path))
+    plan = plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", languages=("jpn",),
+                              tokenizers=("tiktoken/*",), cache_dir=tmp_path))
+    assert plan.languages == ("eng", "jpn")
+
+
+def test_flores_run_with_the_skip_path_is_deterministic(tmp_path):
+    config = RunConfig(languages=("eng_Latn", "jpn_Jpan"), vocab_sizes=(512, 1024, 8192), max_sentences=60,
+                       tokenizers=("sentencepiece/*", "hf/wordpiece-*", "bpe/*"), repeats=1, cache_dir=tmp_path)
+    first = run_benchmark(config)
+    statuses = {(r.tokenizer, r.language): r.status for r in first.rows}
+    assert statuses["sentencepiece/unigram-512", "jpn_Jpan"].startswith("skipped: vocab_size 512 is below")
+    assert statuses["hf/wordpiece-512", "eng_Latn"].startswith("skipped: vocab_size 512 is below")
+    assert statuses["bpe/cl100k-512", "jpn_Jpan"] == "ok"
+    assert statuses["sentencepiece/unigram-1024", "jpn_Jpan"] == "ok"
+    # 120 lines cannot make 8192 pieces: a skip with SentencePiece's own limit, not a crash.
+    assert statuses["sentencepiece/unigram-8192", "jpn_Jpan"].startswith(
+        "skipped: vocab_size 8192 is more than the training text supports (SentencePiece can make at most")
+    assert first.record.tokenizers["sentencepiece/unigram-512"]["status"].startswith("skipped")
+    # Same corpus and config, from the cache: identical rows except the timing columns.
+    second = run_benchmark(config)
+    strip = lambda rows: [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in rows]
+    assert strip(first.rows) == strip(second.rows)
+    assert first.record.examples == second.record.examples
