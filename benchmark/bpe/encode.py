@@ -134,10 +134,10 @@ def _merge_long(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, 
     split = left_lengths.get if left_lengths is not None else None
     n = len(data)
     # Parts are identified by their start offset; nxt[s] is where the part after the one at s
-    # starts (n for the last part), prv[s] where the one before starts (-1 for the first).
+    # starts (n for the last part, -1 once the part was merged into its left neighbour), prv[s]
+    # where the one before starts (-1 for the first).
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
-    alive = [True] * n
 
     def rank_of(start: int, mid: int, end: int) -> int:
         piece = data[start:end]
@@ -146,29 +146,38 @@ def _merge_long(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, 
             return NO_MERGE
         return rank
 
-    # (rank, start, mid, end): merge the part at `start` with the part at `mid`, ending at `end`.
-    # subtle: ties on rank pop the smallest start first, i.e. the leftmost pair, as in the flat loop.
-    heap = [(rank, s, s + 1, s + 2) for s in range(n - 1) if (rank := get(data[s : s + 2], NO_MERGE)) != NO_MERGE]
+    # A candidate "merge the part at `start` with the next one, which ends at `end`" is one int,
+    # (rank * stride + start) * stride + end: ints compare much faster than tuples, and the order
+    # is (rank, start), so ties on rank pop the leftmost pair first, as in the flat loop.
+    # subtle: `end` is enough to detect a stale entry: parts only grow, so if the part at `start`
+    # is alive and the part after it still ends at `end`, the boundary between them is the same.
+    stride = n + 1
+    heap = [
+        (rank * stride + s) * stride + s + 2
+        for s in range(n - 1)
+        if (rank := get(data[s : s + 2], NO_MERGE)) != NO_MERGE
+    ]
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        rank, start, mid, end = pop(heap)
-        # Stale if either part was merged away or has grown since this entry was pushed.
-        if not (alive[start] and alive[mid] and nxt[start] == mid and nxt[mid] == end):
-            continue
-        alive[mid] = False
+        rest, end = divmod(pop(heap), stride)
+        start = rest % stride
+        mid = nxt[start]
+        if mid < 0 or mid >= n or nxt[mid] != end:
+            continue  # stale: a part was merged away or has grown since this entry was pushed
+        nxt[mid] = -1
         nxt[start] = end
         if end < n:
             prv[end] = start
             after = nxt[end]
             r = rank_of(start, end, after)
             if r != NO_MERGE:
-                push(heap, (r, start, end, after))
+                push(heap, (r * stride + start) * stride + after)
         before = prv[start]
         if before >= 0:
             r = rank_of(before, start, end)
             if r != NO_MERGE:
-                push(heap, (r, before, start, end))
+                push(heap, (r * stride + before) * stride + end)
     ids = []
     s = 0
     while s < n:
