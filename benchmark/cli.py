@@ -56,14 +56,15 @@ def cmd_run(
                      tokenizer_file_pattern=tokenizer_file_pattern, corpus=corpus, train_corpus=train_corpus,
                      max_sentences=max_sentences, repeats=repeats, cache_dir=cache_dir, retrain=retrain)
     started = time.perf_counter()
-    results = run_benchmark(config, show_progress=progress_enabled() if progress is None else progress)
+    show = progress_enabled() if progress is None else progress
+    results = run_benchmark(config, show_progress=show)
     output = Path(output)
     # Saved before rendering: a failing plot must not lose the measurements.
     save_results(results, output / "results.json")
-    written = _write_reports(results, output, plots=plots, out=out)
+    written = _write_reports(results, output, plots=plots, out=out, show_progress=show)
     n_ok = sum(1 for row in results.rows if row.ok)
     n_skipped = len(results.rows) - n_ok
-    print(f"measured {n_ok} rows ({n_skipped} skipped) in {time.perf_counter() - started:.1f} s; "
+    print(f"{n_ok} rows measured, {n_skipped} skipped, in {time.perf_counter() - started:.1f} s; "
           f"wrote {len(written)} files to {output}/", file=out)
     return written
 
@@ -184,7 +185,9 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
     out = out or sys.stdout
     results = load_results(Path(results_path))
     output = Path(output) if output is not None else Path(results_path).parent
-    written = _write_reports(results, output, plots=plots, out=out)
+    from benchmark.measure import progress_enabled
+
+    written = _write_reports(results, output, plots=plots, out=out, show_progress=progress_enabled())
     print(f"wrote {len(written)} files to {output}/", file=out)
     return written
 
@@ -219,10 +222,16 @@ def _config(*, quick: bool, languages, reference, vocab_sizes, tokenizers, token
     return RunConfig(**values)
 
 
-def _write_reports(results, output: Path, *, plots: bool, out: TextIO) -> list[Path]:
+def _write_reports(results, output: Path, *, plots: bool, out: TextIO, show_progress: bool = False) -> list[Path]:
     from benchmark.report import write_reports
 
-    return list(write_reports(results, output, plots=plots))
+    if not show_progress:
+        return list(write_reports(results, output, plots=plots))
+    from rich.console import Console
+
+    # Plots take seconds: a spinner says the program is still working.
+    with Console(stderr=True).status(f"writing reports to {output}/"):
+        return list(write_reports(results, output, plots=plots))
 
 
 def _save_model(tokenizer, folder: Path) -> None:

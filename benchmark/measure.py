@@ -328,6 +328,7 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
             if tokenizer_id in files:
                 progress.update(step, f"loading {files[tokenizer_id]}")
                 tokenizers.append(load_tokenizer_file(files[tokenizer_id], pattern=config.tokenizer_file_pattern))
+        progress.update(step, f"{len(tokenizers)} tokenizers ready")
         progress.finish(step)
 
         requested = {i: int(i.rsplit("-", 1)[1]) for i in plan.tokenizer_ids if i.rsplit("-", 1)[-1].isdigit()}
@@ -350,6 +351,7 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
             for code in plan.languages:
                 rows.append(build_row(tokenizer, code, plan.measure_texts[code], measured[code],
                                       measured[plan.reference]))
+        progress.update(measure_task, "measured")
         progress.finish(measure_task)
 
     record = _run_record(config, plan, tokenizers)

@@ -42,7 +42,7 @@ def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
                  "--vocab-sizes", "260", "--tokenizers", "bpe/*,tiktoken/o200k_base", "--repeats", "1",
                  "--output", str(output), "--cache-dir", str(tmp_path / "cache"), "--no-plots"])
     assert code == 0, capsys.readouterr().err
-    assert "measured 6 rows (0 skipped)" in capsys.readouterr().out
+    assert "6 rows measured, 0 skipped" in capsys.readouterr().out
     header = (output / "results.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header.split(",") == list(ROW_FIELDS)
     results = load_results(output / "results.json")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from benchmark.adapters.base import Adapter, readable_bytes, sha256_hex
+from benchmark.adapters.base import Adapter, readable_bytes
 
 FAMILY = "bpe_openai"
 NAMES = ("cl100k_base", "o200k_base")
@@ -19,13 +19,13 @@ class BpeOpenAIAdapter(Adapter):
     def __init__(self, name: str) -> None:
         import bpe_openai
 
-        from benchmark.bpe.openai_ranks import read_rank_file
+        from benchmark.adapters.openai_tiktoken import rank_file_fingerprint
 
         self.encoding = bpe_openai.get_encoding(name)
         self.id = f"{FAMILY}/{name}"
         self.family = FAMILY
         self.vocab_size = self.encoding.n_vocab
-        self.fingerprint = sha256_hex(read_rank_file(name))
+        self.fingerprint = rank_file_fingerprint(name)
         self._encode = self.encoding.encode_ordinary
         self.settings = {
             "library": f"bpe-openai {bpe_openai.__version__} (Rust bpe crate)",

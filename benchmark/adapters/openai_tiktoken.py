@@ -7,6 +7,7 @@ Encoding uses `encode_ordinary`: special tokens' text is ordinary text, as the c
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -46,14 +47,22 @@ class TiktokenAdapter(Adapter):
         return readable_bytes(self.encoding.decode_single_token_bytes(token_id))
 
 
+@lru_cache(maxsize=None)
+def rank_file_fingerprint(name: str) -> str:
+    """sha256 of the uncompressed official rank file (shared with the bpe_openai adapter)."""
+    from benchmark.bpe.openai_ranks import read_rank_file
+
+    return sha256_hex(read_rank_file(name))
+
+
 def load(name: str) -> Adapter:
     """`tiktoken/<name>` from the offline rank file."""
     import tiktoken
 
-    from benchmark.bpe.openai_ranks import load_ranks, read_rank_file, spec
+    from benchmark.bpe.openai_ranks import load_ranks, spec
 
     encoding_spec = spec(name)
-    fingerprint = sha256_hex(read_rank_file(name))
+    fingerprint = rank_file_fingerprint(name)
     encoding = tiktoken.Encoding(
         name=name,
         pat_str=encoding_spec.pattern,
