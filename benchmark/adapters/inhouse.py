@@ -55,18 +55,10 @@ class InhouseBPE(Adapter):
         self.model.clear_cache()
 
     def cache_restorer(self):
-        """A function that puts the pre-token cache back as it is now (after a warm-up), so
-        timing can repeat "warm-up, then unseen text" without encoding the warm-up again.
-        subtle: reads ByteLevelBPE's private `_cache` dict; None if that ever changes."""
-        cache = getattr(self.model, "_cache", None)
-        if not isinstance(cache, dict):
-            return None
-        saved = dict(cache)
-
-        def restore() -> None:
-            cache.clear()
-            cache.update(saved)
-        return restore
+        """A function that puts every cache back as it is now (after a warm-up), so timing can
+        repeat "warm-up, then unseen text" without encoding the warm-up again."""
+        snapshot = self.model.cache_snapshot()
+        return lambda: self.model.restore_cache(snapshot)
 
 
 def trained_id(pattern_name: str, vocab_size: int) -> str:

@@ -258,6 +258,14 @@ class SafeSplitter:
         self._edge_memo.clear()
         self._whole_rank.clear()
 
+    def memo_snapshot(self) -> tuple[dict, dict, dict]:
+        return dict(self._cut_memo), dict(self._edge_memo), dict(self._whole_rank)
+
+    def restore_memo(self, snapshot: tuple[dict, dict, dict]) -> None:
+        for memo, saved in zip((self._cut_memo, self._edge_memo, self._whole_rank), snapshot):
+            memo.clear()
+            memo.update(saved)
+
     def split(self, piece: str) -> list[str]:
         """`piece` cut at every safe position between two non-ASCII characters."""
         memo = self._cut_memo

@@ -20,6 +20,7 @@ import hashlib
 import json
 import time
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Literal
@@ -294,6 +295,20 @@ class ByteLevelBPE:
         self._segment_cache.clear()
         self._splitter.clear_memo()
 
+    def cache_snapshot(self) -> CacheSnapshot:
+        """A copy of everything the encoder has learnt from the text it saw (pre-tokens, segments,
+        the splitter's memos), so that timing can repeat "warm up, then time new text" without
+        encoding the warm-up again: `restore_cache(snapshot)` puts the encoder back exactly."""
+        return CacheSnapshot(dict(self._cache), dict(self._segment_cache), self._splitter.memo_snapshot())
+
+    def restore_cache(self, snapshot: CacheSnapshot) -> None:
+        """Put every cache back as it was when `snapshot` was taken."""
+        self._cache.clear()
+        self._cache.update(snapshot.pretokens)
+        self._segment_cache.clear()
+        self._segment_cache.update(snapshot.segments)
+        self._splitter.restore_memo(snapshot.splitter_memo)
+
     # ---------------------------------------------------------------- decoding
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
@@ -361,6 +376,13 @@ class ByteLevelBPE:
             f"ByteLevelBPE(name={self.name!r}, pattern={self.pattern_name!r}, {kind}, "
             f"special_tokens={len(self.special_tokens)}, vocab_size={self.vocab_size})"
         )
+
+
+@dataclass(frozen=True)
+class CacheSnapshot:
+    pretokens: dict[str, list[int]]
+    segments: dict[str, list[int]]
+    splitter_memo: tuple[dict, dict, dict]
 
 
 class StreamingDecoder:
