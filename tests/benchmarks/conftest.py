@@ -45,7 +45,8 @@ def encoders(dev_texts, training_cache) -> dict:
     ids = [f"bpe/cl100k-{size}" for size in VOCAB_SIZES] + ["sentencepiece/unigram-4096", "hf/wordpiece-4096"]
     for adapter in build_tokenizers(ids, TrainingText.of(dev_texts), training_cache):
         assert not isinstance(adapter, Skipped), adapter
-        found[adapter.id] = (adapter.encode, adapter.reset_cache)
+        # The harness resets only encoders that keep a cache (measure.py reads has_cache too).
+        found[adapter.id] = (adapter.encode, adapter.reset_cache if getattr(adapter, "has_cache", True) else None)
     for name in ("cl100k_base", "o200k_base"):
         # Built from the offline rank files: tiktoken.get_encoding would download them.
         found[f"tiktoken/{name}"] = (tiktoken_encoding(name).encode_ordinary, None)
