@@ -620,11 +620,8 @@ def run_speed(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     return speed(options, out=out)
 
 
-def _handler(args: argparse.Namespace) -> None:
-    # cli.main ignores a handler's return value, so a failed check leaves through SystemExit.
-    status = run_speed(args)
-    if status:
-        raise SystemExit(status)
+def _handler(args: argparse.Namespace) -> int:
+    return run_speed(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
