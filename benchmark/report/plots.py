@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import math
 import re
 import warnings
@@ -174,11 +175,18 @@ def plot_style() -> Iterator[None]:
         "figure.dpi": PNG_DPI,
         "axes.titleweight": "bold",
     }
+    # The CJK font has no bold face: matplotlib logs a fallback to regular for every bold title.
+    font_log = logging.getLogger("matplotlib.font_manager")
+    level = font_log.level
+    font_log.setLevel(logging.ERROR)
     with sns.axes_style("whitegrid"), sns.plotting_context("notebook", font_scale=0.9), mpl.rc_context(rc):
         with warnings.catch_warnings():
             # Without a CJK font every missing glyph warns; one warning (above) says it already.
             warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
-            yield
+            try:
+                yield
+            finally:
+                font_log.setLevel(level)
 
 
 def _new_figure(width_in: float, height_in: float, **kwargs):
