@@ -250,19 +250,27 @@ class SafeSplitter:
         self._min_rank_ending = ending
         self._min_rank_starting = starting
         self._cut_memo: dict[str, bool] = {}  # two characters -> may we cut between them?
+        self._afters: dict[str, frozenset[bytes] | None] = {}  # character -> `_afters_of`
+        self._heads: dict[str, tuple[bytes, ...] | None] = {}  # character -> `_heads_of`
         self._edge_memo: dict[bytes, bool] = {}  # character with one neighbouring byte -> may it start whole?
         self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
 
+    def _memos(self) -> tuple[dict, ...]:
+        """Every memo filled from the text seen (all of them: snapshots must miss none)."""
+        return self._cut_memo, self._afters, self._heads, self._edge_memo, self._whole_rank
+
     def clear_memo(self) -> None:
-        self._cut_memo.clear()
-        self._edge_memo.clear()
-        self._whole_rank.clear()
+        for memo in self._memos():
+            memo.clear()
 
-    def memo_snapshot(self) -> tuple[dict, dict, dict]:
-        return dict(self._cut_memo), dict(self._edge_memo), dict(self._whole_rank)
+    def memo_snapshot(self) -> tuple[dict, ...]:
+        return tuple(dict(memo) for memo in self._memos())
 
-    def restore_memo(self, snapshot: tuple[dict, dict, dict]) -> None:
-        for memo, saved in zip((self._cut_memo, self._edge_memo, self._whole_rank), snapshot):
+    def restore_memo(self, snapshot: tuple[dict, ...]) -> None:
+        memos = self._memos()
+        if len(snapshot) != len(memos):
+            raise ValueError(f"a splitter snapshot has {len(snapshot)} memos, expected {len(memos)}")
+        for memo, saved in zip(memos, snapshot):
             memo.clear()
             memo.update(saved)
 
@@ -272,9 +280,16 @@ class SafeSplitter:
         pairs = list(map(add, piece, piece[1:]))  # every two adjacent characters
         cut_here = list(map(memo.get, pairs))
         if None in cut_here:
+            afters, heads = self._afters, self._heads
             for i, pair in enumerate(pairs):
                 if cut_here[i] is None:
-                    cut_here[i] = memo[pair] = self._may_cut(pair)
+                    # Per character, not per pair: new pairs of known characters are common.
+                    left, right = afters.get(pair[0], False), heads.get(pair[1], False)
+                    if left is False:
+                        left = afters[pair[0]] = self._afters_of(pair[0])
+                    if right is False:
+                        right = heads[pair[1]] = _heads_of(pair[1])
+                    cut_here[i] = memo[pair] = left is not None and right is not None and left.isdisjoint(right)
         if True not in cut_here:
             return [piece]
         ends = [*compress(range(1, len(piece)), cut_here), len(piece)]
@@ -327,24 +342,34 @@ class SafeSplitter:
         starting = self._min_rank_starting
         return all(starting.get(char[i:] + after, NO_MERGE) > rank for i in range(len(char)))
 
-    def _may_cut(self, pair: str) -> bool:
-        """No token can sit over the junction of the two characters of `pair`."""
-        left, right = pair[0].encode("utf-8"), pair[1].encode("utf-8")
-        if len(left) < 2 or len(right) < 2:
-            return False  # ASCII junctions: not worth it
-        # What a token may have before its junction: all of `left`, or a tail of it (the token
-        # starts inside `left`). After: all of `right`, or a head of it (it ends inside `right`).
-        heads = {right[:j] for j in range(1, len(right) + 1)}
+    def _afters_of(self, char: str) -> frozenset[bytes] | None:
+        """Everything a token may have right after a junction that follows `char` (or a tail of it:
+        the token starts inside `char`); None for an ASCII character (no cut next to it).
+
+        A cut between characters A and B is safe iff `_afters_of(A)` holds none of B's heads (see
+        `_heads_of`): the per-pair test of the class docstring, split into a part per character.
+        """
+        left = char.encode("utf-8")
+        if len(left) < 2:
+            return None  # ASCII junctions: not worth it
         junctions = self._junctions
+        found: set[bytes] = set()
         for i in range(len(left)):
-            afters = junctions.get(left[i:])
-            if afters is not None and not heads.isdisjoint(afters):
-                return False
-        return True
+            found.update(junctions.get(left[i:], ()))
+        return frozenset(found)
+
+
+def _heads_of(char: str) -> tuple[bytes, ...] | None:
+    """What a token may have from a junction before `char`: all of it, or a head of it (the token
+    ends inside `char`); None for an ASCII character."""
+    right = char.encode("utf-8")
+    if len(right) < 2:
+        return None
+    return tuple(right[:j] for j in range(1, len(right) + 1))
 
 
 def _junction_key(token: bytes, q: int) -> bytes:
-    """Token's junction at q (a continuation byte then a lead byte), reduced to what `_spanned`
+    """Token's junction at q (a continuation byte then a lead byte), reduced to what `_afters_of`
     compares: its last character before q (or all of it before q, if it starts inside a
     character) and its first character from q (or all of it from q, if it ends inside it).
 

@@ -382,7 +382,7 @@ class ByteLevelBPE:
 class CacheSnapshot:
     pretokens: dict[str, list[int]]
     segments: dict[str, list[int]]
-    splitter_memo: tuple[dict, dict, dict]
+    splitter_memo: tuple[dict, ...]
 
 
 class StreamingDecoder:
