@@ -109,7 +109,7 @@ class Plan:
     corpus: Corpus
     train_corpus: Corpus
     languages: tuple[str, ...]
-    reference: str
+    reference: str | None  # None only for `train` on a corpus without English (no premium)
     train_languages: tuple[str, ...]
     measure_texts: dict[str, tuple[str, ...]]
     warm_texts: dict[str, tuple[str, ...]]
@@ -133,10 +133,16 @@ def _display_path(path: Path) -> str:
         return str(path)
 
 
-def resolve_languages(root: Path, languages: Sequence[str] | None, reference: str | None,
-                      ) -> tuple[tuple[str, ...] | None, str]:
-    """The languages to load (the reference is always measured: the premium needs it)."""
+def resolve_languages(root: Path, languages: Sequence[str] | None, reference: str | None, *,
+                      need_reference: bool = True) -> tuple[tuple[str, ...] | None, str | None]:
+    """The languages to load (the reference is always measured: the premium needs it).
+
+    `need_reference=False` (training only: no premium) makes a corpus without English fine; the
+    reference is then the English code if there is one, else None."""
     available = list_corpus_languages(root)
+    if reference is None and not need_reference:
+        reference = next((code for code in ENGLISH_CODES if code in available), None)
+        return (tuple(dict.fromkeys(languages)) if languages is not None else None), reference
     if reference is None:
         reference = next((code for code in ENGLISH_CODES if code in available), None)
         if reference is None:
@@ -158,7 +164,8 @@ def resolve_languages(root: Path, languages: Sequence[str] | None, reference: st
 
 def plan_run(config: RunConfig) -> Plan:
     root = _corpus_root(config.corpus_dir)
-    load_languages, reference = resolve_languages(root, config.languages, config.reference)
+    load_languages, reference = resolve_languages(root, config.languages, config.reference,
+                                                  need_reference=not config.train_only)
     corpus = load_corpus(root, load_languages)
     languages = corpus.languages
 

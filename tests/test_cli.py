@@ -119,3 +119,15 @@ def test_importing_the_package_stays_light():
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_train_needs_no_english(tmp_path, capsys):
+    # Training only has no premium, so a corpus without an English file is fine.
+    corpus = tmp_path / "no_english"
+    for split in ("dev", "devtest"):
+        (corpus / split).mkdir(parents=True)
+        source = (DATA / "tiny_split" / split / "jpn.txt").read_text(encoding="utf-8")
+        (corpus / split / "jpn.txt").write_text(source, encoding="utf-8")
+    assert main(["train", "--train-corpus", str(corpus), "--vocab-sizes", "260", "--tokenizers", "bpe/*",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0, capsys.readouterr().err
+    assert "bpe/cl100k-260" in capsys.readouterr().out
