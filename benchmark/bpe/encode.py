@@ -22,87 +22,79 @@ parts: O(n log n).
 from __future__ import annotations
 
 import heapq
-from itertools import compress
+from itertools import compress, repeat
 from operator import add
 
 NO_MERGE = 1 << 62  # larger than any rank
 LONG_PIECE_BYTES = 256  # above this, the heap version wins
+BYTE_PARTS = [bytes([b]) for b in range(256)]  # byte value -> its one-byte part
+MEMO_ENTRIES = 1 << 17  # bound of the memo keyed by pairs of characters (cleared when full)
 
 
 def merge_piece(
     data: bytes,
     ranks: dict[bytes, int],
     left_lengths: dict[bytes, int] | None = None,
-    bounds: list[int] | None = None,
+    parts: list[bytes] | None = None,
 ) -> list[int]:
     """Token ids for one pre-token's bytes. `left_lengths` None means tiktoken's byte rule.
 
-    `bounds`, if given, is where the parts start (plus the end): a starting point other than one
-    part per byte, that `SafeSplitter.initial_bounds` proves gives the same result.
+    `parts`, if given, are the starting parts (their concatenation is `data`): a start other than
+    one part per byte, that `SafeSplitter.initial_parts` proves gives the same result.
     """
     if len(data) > LONG_PIECE_BYTES:
-        return _merge_long(data, ranks, left_lengths)
-    return _merge_short(data, ranks, left_lengths, bounds)
+        return _merge_long(data, ranks, left_lengths)  # subtle: one part per byte is always exact
+    if parts is None:
+        parts = list(map(BYTE_PARTS.__getitem__, data))
+    return merge_parts(parts, ranks, left_lengths)
 
 
-def _merge_short(
-    data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None, bounds: list[int] | None = None
-) -> list[int]:
+def merge_parts(parts: list[bytes], ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> list[int]:
+    """The flat loop for short pre-tokens: merges `parts` (a fresh list, consumed) in place."""
     get = ranks.get
-    n = len(data)
-    if n < 2:
-        return [ranks[data]] if n else []
-    # bounds[j] is where part j starts; part j is data[bounds[j]:bounds[j + 1]].
-    if bounds is None:
-        bounds = list(range(n + 1))
-        # pair_ranks[j]: rank of merging part j with part j + 1. Two single bytes may merge under
-        # both rules whenever they form a token.
-        pair_ranks = [get(data[j : j + 2], NO_MERGE) for j in range(n - 1)]
-    elif left_lengths is None:
-        pair_ranks = [get(data[bounds[j] : bounds[j + 2]], NO_MERGE) for j in range(len(bounds) - 2)]
-    else:
-        pair_ranks = [
-            _pair_rank(data, bounds[j], bounds[j + 1], bounds[j + 2], get, left_lengths.get)
-            for j in range(len(bounds) - 2)
-        ]
-    if not pair_ranks:
-        return [ranks[data]]
+    if len(parts) < 2:
+        return [ranks[part] for part in parts]
     if left_lengths is None:
+        # pair_ranks[j]: rank of merging part j with part j + 1 (the byte rule: any token).
+        pair_ranks = list(map(get, map(add, parts, parts[1:]), repeat(NO_MERGE)))
         while True:
             rank = min(pair_ranks)
             if rank == NO_MERGE:
                 break
             j = pair_ranks.index(rank)  # subtle: index() returns the leftmost, as tiktoken does
-            del bounds[j + 1]
+            merged = parts[j] = parts[j] + parts[j + 1]
+            del parts[j + 1]
             del pair_ranks[j]
             if j < len(pair_ranks):
-                pair_ranks[j] = get(data[bounds[j] : bounds[j + 2]], NO_MERGE)
+                pair_ranks[j] = get(merged + parts[j + 1], NO_MERGE)
+            elif not j:
+                break  # one part left
             if j:
-                pair_ranks[j - 1] = get(data[bounds[j - 1] : bounds[j + 1]], NO_MERGE)
-            if not pair_ranks:
-                break
+                pair_ranks[j - 1] = get(parts[j - 1] + merged, NO_MERGE)
     else:
         split = left_lengths.get
+        pair_ranks = [_pair_rank(left, right, get, split) for left, right in zip(parts, parts[1:])]
         while True:
             rank = min(pair_ranks)
             if rank == NO_MERGE:
                 break
             j = pair_ranks.index(rank)
-            del bounds[j + 1]
+            merged = parts[j] = parts[j] + parts[j + 1]
+            del parts[j + 1]
             del pair_ranks[j]
             if j < len(pair_ranks):
-                pair_ranks[j] = _pair_rank(data, bounds[j], bounds[j + 1], bounds[j + 2], get, split)
-            if j:
-                pair_ranks[j - 1] = _pair_rank(data, bounds[j - 1], bounds[j], bounds[j + 1], get, split)
-            if not pair_ranks:
+                pair_ranks[j] = _pair_rank(merged, parts[j + 1], get, split)
+            elif not j:
                 break
-    return [ranks[data[bounds[j] : bounds[j + 1]]] for j in range(len(bounds) - 1)]
+            if j:
+                pair_ranks[j - 1] = _pair_rank(parts[j - 1], merged, get, split)
+    return list(map(ranks.__getitem__, parts))
 
 
-def _pair_rank(data: bytes, start: int, mid: int, end: int, get, split) -> int:
-    """Pair rule: the rank of merging data[start:mid] with data[mid:end], if that is the recorded merge."""
-    piece = data[start:end]
-    return get(piece, NO_MERGE) if split(piece) == mid - start else NO_MERGE
+def _pair_rank(left: bytes, right: bytes, get, split) -> int:
+    """Pair rule: the rank of merging `left` with `right`, if that is the recorded merge."""
+    piece = left + right
+    return get(piece, NO_MERGE) if split(piece) == len(left) else NO_MERGE
 
 
 def _max_merge_rank(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> int | None:
@@ -280,6 +272,8 @@ class SafeSplitter:
         pairs = list(map(add, piece, piece[1:]))  # every two adjacent characters
         cut_here = list(map(memo.get, pairs))
         if None in cut_here:
+            if len(memo) >= MEMO_ENTRIES:
+                memo.clear()
             afters, heads = self._afters, self._heads
             for i, pair in enumerate(pairs):
                 if cut_here[i] is None:
@@ -295,16 +289,17 @@ class SafeSplitter:
         ends = [*compress(range(1, len(piece)), cut_here), len(piece)]
         return list(map(piece.__getitem__, map(slice, [0, *ends], ends)))
 
-    def initial_bounds(self, data: bytes) -> list[int]:
-        """Byte offsets where the parts of `data` (valid UTF-8) start, and its end: one part per
-        byte, except a multi-byte character that may start whole (see the class docstring)."""
+    def initial_parts(self, data: bytes) -> list[bytes]:
+        """The starting parts of `data` (valid UTF-8): one part per byte, except a multi-byte
+        character that may start whole (see the class docstring)."""
         memo, whole_rank = self._edge_memo, self._whole_rank
-        bounds: list[int] = []
+        parts: list[bytes] = []
+        append = parts.append
         position, n = 0, len(data)
         while position < n:
             lead = data[position]
             if lead < 0x80:
-                bounds.append(position)
+                append(BYTE_PARTS[lead])
                 position += 1
                 continue
             end = position + (2 if lead < 0xE0 else 3 if lead < 0xF0 else 4)
@@ -326,12 +321,11 @@ class SafeSplitter:
                 if whole is None:
                     whole = memo[key] = self._may_start_whole(char, b"", key[-1:])
             if whole:
-                bounds.append(position)
+                append(char)
             else:
-                bounds.extend(range(position, end))
+                parts.extend(map(BYTE_PARTS.__getitem__, char))
             position = end
-        bounds.append(n)
-        return bounds
+        return parts
 
     def _may_start_whole(self, char: bytes, before: bytes, after: bytes) -> bool:
         """Condition (2) for `char`, which meets (1), with the byte `before` it or the byte `after` it."""

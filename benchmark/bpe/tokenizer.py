@@ -27,7 +27,7 @@ from typing import Literal
 
 import regex
 
-from benchmark.bpe.encode import SafeSplitter, merge_piece
+from benchmark.bpe.encode import LONG_PIECE_BYTES, SafeSplitter, merge_parts, merge_piece
 from benchmark.bpe.patterns import compile_pattern, resolve_pattern
 
 MODEL_FORMAT = "tokencost-bpe"
@@ -253,20 +253,25 @@ class ByteLevelBPE:
 
     def _encode_piece(self, piece: str) -> list[int]:
         data = piece.encode("utf-8")
-        if self._left_lengths is None and (rank := self._ranks.get(data)) is not None:
+        ranks, left_lengths = self._ranks, self._left_lengths
+        if left_lengths is None and (rank := ranks.get(data)) is not None:
             # subtle: tiktoken returns a pre-token that is itself a token as that token, without
             # running the merges; with its byte rule the merges could split it differently.
             ids = [rank]
-        elif len(piece) > 1 and not piece.isascii():
+        elif piece.isascii() or len(data) > LONG_PIECE_BYTES:
+            ids = merge_piece(data, ranks, left_lengths)
+        else:
             splitter = self._splitter
             # Cuts fall only between two multi-byte characters: look for them in mostly
             # non-ASCII pieces (CJK, Hangul), not in Latin words with an accent or two.
-            segments = splitter.split(piece) if len(data) >= 2 * len(piece) else (piece,)
-            if len(segments) == 1:
-                ids = merge_piece(data, self._ranks, self._left_lengths, splitter.initial_bounds(data))
+            segments = splitter.split(piece) if len(data) >= 2 * len(piece) > 2 else None
+            if segments is None or len(segments) == 1:
+                ids = merge_parts(splitter.initial_parts(data), ranks, left_lengths)
             else:
                 ids = []
                 segment_cache = self._segment_cache
+                if len(segment_cache) >= self._cache_entries:
+                    segment_cache.clear()
                 for segment in segments:
                     # subtle: a segment is merged even if it is a whole token (no tiktoken
                     # shortcut: that applies to pre-tokens only), so it has its own cache.
@@ -274,13 +279,9 @@ class ByteLevelBPE:
                     if segment_ids is None:
                         segment_data = segment.encode("utf-8")
                         segment_ids = segment_cache[segment] = merge_piece(
-                            segment_data, self._ranks, self._left_lengths, splitter.initial_bounds(segment_data)
+                            segment_data, ranks, left_lengths, splitter.initial_parts(segment_data)
                         )
                     ids.extend(segment_ids)
-                if len(segment_cache) >= self._cache_entries:
-                    segment_cache.clear()
-        else:
-            ids = merge_piece(data, self._ranks, self._left_lengths)
         cache = self._cache
         if len(cache) >= self._cache_entries:
             # Bounded: drop the oldest quarter (dicts keep insertion order).
