@@ -50,7 +50,10 @@ def methods_paragraph(results: Results) -> str:
         f"{measure_split} text the tokenizer has not seen (each repeat first empties the encoder's cache and encodes "
         f"the {train_split} split, so no measured sentence is cached). Trained tokenizers learn from the {train_split} "
         f"split of the languages ({train_share}), and no measurement sees training text. Only the timing columns "
-        "(train seconds, MB/s, tokens/s) change between runs."
+        "(train seconds, MB/s, tokens/s) change between runs, with one exception: HuggingFace's WordPiece "
+        "trainer breaks ties between equally frequent pairs in hash-map order, which changes from process to "
+        "process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its counts by a few tenths of "
+        "a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
 
 
