@@ -115,6 +115,7 @@ def cmd_encode(
     *,
     tokenizers: Sequence[str] | None = None,
     tokenizer_files: Sequence[Path] = (),
+    tokenizer_file_pattern: str = "cl100k",
     vocab_sizes: Sequence[int] = (4096,),
     cache_dir: Path | None = None,
     separator: str = " | ",
@@ -122,16 +123,19 @@ def cmd_encode(
 ) -> dict[str, list[str]]:
     """Print `text` split at token boundaries under each tokenizer; return id -> pieces."""
     from benchmark.adapters import (
-        PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, file_id, load_tokenizer_file,
-        select_ids,
+        PRETRAINED, Skipped, TrainingCache, build_tokenizers, check_tokenizer_files, default_cache_dir, file_id,
+        load_tokenizer_file, select_ids,
     )
     from benchmark.measure import plan_run
 
     out = out or sys.stdout
     if not text:
         raise BenchmarkError("encode needs a non-empty text, e.g. `python -m benchmark encode \"Once upon a time\"`")
+    check_tokenizer_files(tokenizer_files, pattern=tokenizer_file_pattern)
     files = {file_id(p): Path(p) for p in tokenizer_files}
     ids = select_ids(tokenizers, vocab_sizes, list(files))
+    # The user's files before any training: a damaged one fails in seconds.
+    from_files = {i: load_tokenizer_file(files[i], pattern=tokenizer_file_pattern) for i in ids if i in files}
     training = None
     if any(i not in PRETRAINED and i not in files for i in ids):
         config = _config(quick=False, languages=None, reference=None, vocab_sizes=vocab_sizes, tokenizers=None,
@@ -141,7 +145,7 @@ def cmd_encode(
     cache = TrainingCache(Path(cache_dir) if cache_dir else default_cache_dir())
     library_ids = [i for i in ids if i not in files]
     built = build_tokenizers(library_ids, training, cache) if library_ids else []
-    built += [load_tokenizer_file(files[i]) for i in ids if i in files]
+    built += [from_files[i] for i in ids if i in files]
     width = max((len(t.id) for t in built), default=0)
     pieces: dict[str, list[str]] = {}
     for tokenizer in built:
@@ -280,6 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
+    def add_rank_file_pattern(p: argparse.ArgumentParser) -> None:
+        from benchmark.adapters import rank_file_patterns
+
+        p.add_argument("--rank-file-pattern", default="cl100k", choices=rank_file_patterns(),
+                       help="pre-tokenisation pattern for a tiktoken rank file (default cl100k)")
+
     def corpus_options(p: argparse.ArgumentParser, *, measure: bool = True) -> None:
         p.add_argument("--languages", type=_csv_list, metavar="CODES",
                        help="comma-separated language codes (default: every language of the corpus)")
@@ -305,8 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
     run.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                      help="add a tokenizer from a file (HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON); repeatable")
-    run.add_argument("--rank-file-pattern", default="cl100k", metavar="NAME",
-                     help="pre-tokenisation pattern for a tiktoken rank file (default cl100k)")
+    add_rank_file_pattern(run)
     run.add_argument("--repeats", type=_positive, metavar="N", help="timed repeats per tokenizer and language (default 3)")
     run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
     run.set_defaults(handler=lambda a: cmd_run(
@@ -330,12 +339,14 @@ def build_parser() -> argparse.ArgumentParser:
     encode.add_argument("--tokenizers", type=_csv_list, metavar="IDS", help="ids or patterns (default: all)")
     encode.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                         help="add a tokenizer from a file; repeatable")
+    add_rank_file_pattern(encode)
     encode.add_argument("--vocab-sizes", type=_sizes, default=[4096], metavar="SIZES",
                         help="sizes of the trained tokenizers (default 4096)")
     encode.add_argument("--cache-dir", type=Path, metavar="DIR", help="cache of trained tokenizers")
     encode.add_argument("--separator", default=" | ", help="shown between tokens (default ' | ')")
     encode.set_defaults(handler=lambda a: cmd_encode(
-        a.text, tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file, vocab_sizes=a.vocab_sizes,
+        a.text, tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file,
+        tokenizer_file_pattern=a.rank_file_pattern, vocab_sizes=a.vocab_sizes,
         cache_dir=a.cache_dir, separator=a.separator))
 
     listing = verbs.add_parser("list", help="list tokenizers and corpora",

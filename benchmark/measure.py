@@ -36,6 +36,7 @@ from benchmark.adapters import (
     TrainingCache,
     TrainingText,
     build_tokenizers,
+    check_tokenizer_files,
     default_cache_dir,
     file_id,
     load_tokenizer_file,
@@ -209,6 +210,8 @@ def plan_run(config: RunConfig) -> Plan:
             source = code if code in train_corpus.languages else train_languages[0]
             warm_texts[code] = train_corpus.lines(train_split, source)[: len(measure_texts[code])]
 
+    # Seconds, not minutes: a missing or unreadable tokenizer file fails before any training.
+    check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
     ids = select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files])
     return Plan(
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
@@ -323,18 +326,19 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
                           enabled=not config.retrain)
     with _progress(show_progress) as progress:
         step = progress.task("training and loading tokenizers", total=None)
-        trained_or_pretrained = [i for i in plan.tokenizer_ids if not i.startswith("file/")]
+        # The user's files first: a damaged one fails before minutes of training.
+        files = {file_id(p): Path(p) for p in config.tokenizer_files}
+        from_files: list[Adapter | Skipped] = []
+        for tokenizer_id in plan.tokenizer_ids:
+            if tokenizer_id in files:
+                progress.update(step, f"loading {files[tokenizer_id]}")
+                from_files.append(load_tokenizer_file(files[tokenizer_id], pattern=config.tokenizer_file_pattern))
+        trained_or_pretrained = [i for i in plan.tokenizer_ids if i not in files]
         tokenizers: list[Adapter | Skipped] = []
         if trained_or_pretrained:
             tokenizers = build_tokenizers(trained_or_pretrained, plan.training, cache,
                                           on_step=lambda label: progress.update(step, label))
-        files = {file_id(p): Path(p) for p in config.tokenizer_files}
-        if len(files) != len(config.tokenizer_files):
-            raise BenchmarkError("two --tokenizer-file paths have the same file name; rename one (ids are file/<name>)")
-        for tokenizer_id in plan.tokenizer_ids:
-            if tokenizer_id in files:
-                progress.update(step, f"loading {files[tokenizer_id]}")
-                tokenizers.append(load_tokenizer_file(files[tokenizer_id], pattern=config.tokenizer_file_pattern))
+        tokenizers += from_files
         progress.update(step, f"{len(tokenizers)} tokenizers ready")
         progress.finish(step)
 

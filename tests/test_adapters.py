@@ -22,6 +22,7 @@ from benchmark.adapters import (
     TrainingCache,
     TrainingText,
     build_tokenizers,
+    check_tokenizer_files,
     load_tokenizer_file,
     select_ids,
 )
@@ -224,6 +225,21 @@ def test_bad_tokenizer_files_are_one_clear_error(tmp_path):
     (tmp_path / "broken.model").write_bytes(b"\x00not a model")
     with pytest.raises(BenchmarkError, match=r"broken\.model: could not load"):
         load_tokenizer_file(tmp_path / "broken.model")
+
+
+def test_tokenizer_files_are_checked_without_loading(tmp_path):
+    (tmp_path / "a").mkdir()
+    for folder in (tmp_path, tmp_path / "a"):
+        (folder / "ranks.tiktoken").write_bytes(base64.b64encode(b"x") + b" 0\n")
+    check_tokenizer_files([tmp_path / "ranks.tiktoken"])
+    with pytest.raises(BenchmarkError, match=r"same file name as .*file/ranks\.tiktoken"):
+        check_tokenizer_files([tmp_path / "ranks.tiktoken", tmp_path / "a" / "ranks.tiktoken"])
+    with pytest.raises(BenchmarkError, match="no such tokenizer file"):
+        check_tokenizer_files([tmp_path / "missing.model"])
+    with pytest.raises(BenchmarkError, match="unknown rank-file pattern 'foo'; use one of .*cl100k"):
+        check_tokenizer_files([tmp_path / "ranks.tiktoken"], pattern="foo")
+    with pytest.raises(BenchmarkError, match="unknown rank-file pattern 'none'"):
+        load_tokenizer_file(tmp_path / "ranks.tiktoken", pattern="none")
 
 
 def test_unknown_tokenizer_id_names_the_known_ones():

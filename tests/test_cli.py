@@ -131,3 +131,34 @@ def test_train_needs_no_english(tmp_path, capsys):
     assert main(["train", "--train-corpus", str(corpus), "--vocab-sizes", "260", "--tokenizers", "bpe/*",
                  "--cache-dir", str(tmp_path / "cache")]) == 0, capsys.readouterr().err
     assert "bpe/cl100k-260" in capsys.readouterr().out
+
+
+def _rank_file(path: Path) -> Path:
+    """Byte tokens plus one merge, b" a": whether " a" is one token depends on the pattern."""
+    import base64
+
+    tokens = [bytes([b]) for b in range(256)] + [b" a"]
+    path.write_bytes(b"".join(base64.b64encode(t) + b" %d\n" % rank for rank, t in enumerate(tokens)))
+    return path
+
+
+def test_rank_file_pattern_reaches_encode(tmp_path, capsys):
+    ranks = str(_rank_file(tmp_path / "tiny.tiktoken"))
+    common = ["encode", "x a", "--tokenizers", "file/*", "--tokenizer-file", ranks]
+    assert main(common) == 0  # cl100k keeps " a" whole
+    assert capsys.readouterr().out.split() == ["file/tiny.tiktoken", "2", "x", "|", "a"]
+    assert main(common + ["--rank-file-pattern", "simple"]) == 0  # splits spaces from words
+    assert capsys.readouterr().out.split()[:2] == ["file/tiny.tiktoken", "3"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(common + ["--rank-file-pattern", "foo"])
+    assert exit_info.value.code == 2 and "invalid choice: 'foo'" in capsys.readouterr().err
+
+
+def test_bad_tokenizer_file_fails_before_training(tmp_path, capsys):
+    (tmp_path / "broken.model").write_bytes(b"\x00not a model")
+    cache = tmp_path / "cache"
+    for path in ("missing.json", "broken.model"):
+        assert main(["run", "--tokenizer-file", str(tmp_path / path), "--tokenizers", "bpe/*,file/*",
+                     "--vocab-sizes", "300", "--output", str(tmp_path / "out"), "--cache-dir", str(cache)]) == 2
+        assert path in capsys.readouterr().err
+    assert not cache.exists()  # nothing was trained

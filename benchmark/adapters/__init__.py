@@ -25,7 +25,7 @@ from benchmark.errors import BenchmarkError
 __all__ = [
     "Adapter", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED",
     "TRAINED_FAMILIES", "candidate_ids", "select_ids", "build_tokenizers", "load_tokenizer_file",
-    "default_cache_dir", "file_id",
+    "default_cache_dir", "file_id", "check_tokenizer_files", "tokenizer_file_kind", "rank_file_patterns",
 ]
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
@@ -169,34 +169,85 @@ def build_tokenizers(
     return [built[i] for i in ids]
 
 
+def rank_file_patterns() -> tuple[str, ...]:
+    """Names of the patterns a bare tiktoken rank file can be split with (`benchmark.bpe.PATTERNS`,
+    minus "none": tiktoken needs a regex)."""
+    from benchmark.bpe.patterns import PATTERNS
+
+    return tuple(name for name, text in PATTERNS.items() if text is not None)
+
+
+def check_rank_file_pattern(pattern: str) -> str:
+    """The pattern's regex text, or a BenchmarkError naming the known names."""
+    from benchmark.bpe.patterns import PATTERNS
+
+    if pattern not in rank_file_patterns():
+        raise BenchmarkError(
+            f"unknown rank-file pattern {pattern!r}; use one of {', '.join(rank_file_patterns())}"
+        )
+    return PATTERNS[pattern]
+
+
+def tokenizer_file_kind(path: Path) -> str:
+    """What a user's tokenizer file is, from its first bytes and name, without loading it:
+    "hf" (tokenizer.json), "inhouse" (ByteLevelBPE.save), "sentencepiece" (.model) or
+    "tiktoken" (rank file). Cheap, so a run can check every file before it trains anything."""
+    path = Path(path)
+    if not path.is_file():
+        raise BenchmarkError(f"{path}: no such tokenizer file")
+    data = path.read_bytes()
+    if data[:1] == b"{":
+        try:
+            config = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise BenchmarkError(f"{path}: not valid JSON ({exc})") from None
+        if isinstance(config, dict) and "model" in config and ("pre_tokenizer" in config or "normalizer" in config):
+            return "hf"
+        if isinstance(config, dict) and str(config.get("format", "")).startswith("tokencost"):
+            return "inhouse"
+        raise BenchmarkError(
+            f"{path}: a JSON file that is neither a HuggingFace tokenizer.json nor one of our "
+            "model files (ByteLevelBPE.save)"
+        )
+    if path.suffix == ".model" or data[:1] == b"\n":
+        return "sentencepiece"
+    if not data.strip():
+        raise BenchmarkError(f"{path}: empty file; expected a tokenizer file")
+    return "tiktoken"
+
+
+def check_tokenizer_files(paths: Sequence[Path], *, pattern: str = "cl100k") -> None:
+    """Every `--tokenizer-file` exists, has a known format and its own file name (ids are
+    file/<name>), and the rank-file pattern is known: checked before any training."""
+    seen: dict[str, Path] = {}
+    for path in paths:
+        tokenizer_id = file_id(path)
+        if tokenizer_id in seen:
+            raise BenchmarkError(
+                f"{path}: same file name as {seen[tokenizer_id]} (both would be {tokenizer_id}); rename one"
+            )
+        seen[tokenizer_id] = Path(path)
+        if tokenizer_file_kind(path) == "tiktoken":
+            check_rank_file_pattern(pattern)
+
+
 def load_tokenizer_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
     """A user's tokenizer file, recognised by its content.
 
     `pattern` is the pre-tokenisation regex name for a bare tiktoken rank file (which does not
     store one)."""
     path = Path(path)
-    if not path.is_file():
-        raise BenchmarkError(f"{path}: no such tokenizer file")
-    data = path.read_bytes()
+    kind = tokenizer_file_kind(path)
     try:
-        if data[:1] == b"{":
-            try:
-                config = json.loads(data.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise BenchmarkError(f"{path}: not valid JSON ({exc})") from None
-            if isinstance(config, dict) and "model" in config and ("pre_tokenizer" in config or "normalizer" in config):
-                from benchmark.adapters import hf_tokenizers
+        if kind == "hf":
+            from benchmark.adapters import hf_tokenizers
 
-                return hf_tokenizers.from_file(path)
-            if isinstance(config, dict) and str(config.get("format", "")).startswith("tokencost"):
-                from benchmark.adapters import inhouse
+            return hf_tokenizers.from_file(path)
+        if kind == "inhouse":
+            from benchmark.adapters import inhouse
 
-                return inhouse.from_file(path)
-            raise BenchmarkError(
-                f"{path}: a JSON file that is neither a HuggingFace tokenizer.json nor one of our "
-                "model files (ByteLevelBPE.save)"
-            )
-        if path.suffix == ".model" or data[:1] == b"\n":
+            return inhouse.from_file(path)
+        if kind == "sentencepiece":
             from benchmark.adapters import google_sentencepiece
 
             return google_sentencepiece.from_file(path)

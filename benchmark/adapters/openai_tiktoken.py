@@ -77,12 +77,13 @@ def from_rank_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
     """A tiktoken rank file (`<base64 token> <rank>` lines), split with a named pattern."""
     import tiktoken
 
+    from benchmark.adapters import check_rank_file_pattern
     from benchmark.bpe.openai_ranks import parse_rank_file
-    from benchmark.bpe.patterns import PATTERNS
 
+    pattern_text = check_rank_file_pattern(pattern)
     data = Path(path).read_bytes()
     ranks = parse_rank_file(data, source=str(path))
-    encoding = tiktoken.Encoding(name=Path(path).stem, pat_str=PATTERNS[pattern], mergeable_ranks=ranks,
+    encoding = tiktoken.Encoding(name=Path(path).stem, pat_str=pattern_text, mergeable_ranks=ranks,
                                  special_tokens={})
     adapter = TiktokenAdapter(encoding, id=f"file/{Path(path).name}", family="file-tiktoken",
                               fingerprint=sha256_hex(data), source=str(path))
