@@ -47,11 +47,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from benchmark.corpora import BUNDLED_CORPUS_DIR
 from benchmark.errors import BenchmarkError
 from benchmark.timing import measure_throughput
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-FLORES_DIR = REPO_ROOT / "corpora" / "flores200"
+FLORES_DIR = BUNDLED_CORPUS_DIR
 DEFAULT_BASELINE = Path(__file__).resolve().with_name("speed_baseline.json")
 LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn")
 FIGURES = ("unseen", "cold", "repeat")
@@ -70,8 +71,12 @@ TEXTBOOK_LINES = 20  # per language: the textbook encoder replays ~3,800 merges 
 
 # History of the baseline file format (pyperf's habit: say what changed).
 #   1: first version.
+#   2: records the text measured (`languages`, `max_lines`, `corpus_checksums`); --check refuses
+#      to compare other text with it.
 BASELINE_FORMAT = "tokencost-speed-baseline"
-BASELINE_FORMAT_VERSION = 1
+BASELINE_FORMAT_VERSION = 2
+# What identifies the measured text; a check must measure the same (see `check_same_text`).
+TEXT_KEYS = ("languages", "max_lines", "corpus_checksums")
 
 
 # ---------------------------------------------------------------- texts and encoders
@@ -91,21 +96,28 @@ class LanguageTexts:
 def load_flores(
     languages: Sequence[str] = LANGUAGES, *, corpus_dir: Path = FLORES_DIR, max_lines: int | None = None
 ) -> list[LanguageTexts]:
-    """Dev and devtest lines of each language (strict UTF-8), the first `max_lines` of each if set."""
-    out = []
-    for language in languages:
-        splits = []
-        for split in ("dev", "devtest"):
-            path = Path(corpus_dir) / split / f"{language}.{split}"
-            if not path.is_file():
-                raise BenchmarkError(
-                    f"{path}: not found; languages must be FLORES-200 codes with dev/ and devtest/ "
-                    f"files under {corpus_dir} (e.g. {', '.join(LANGUAGES)})"
-                )
-            lines = path.read_text(encoding="utf-8").splitlines()
-            splits.append(tuple(lines[:max_lines] if max_lines else lines))
-        out.append(LanguageTexts(language, splits[0], splits[1]))
-    return out
+    """Dev and devtest lines of each language, the first `max_lines` of each if set.
+
+    Read by `benchmark.corpora` (strict UTF-8, aligned lines, and the pinned SHA-256 sums when
+    `corpus_dir` is the bundled corpus), so the timed text is the text the harness measures."""
+    return load_texts(languages, corpus_dir=corpus_dir, max_lines=max_lines)[0]
+
+
+def load_texts(
+    languages: Sequence[str] = LANGUAGES, *, corpus_dir: Path = FLORES_DIR, max_lines: int | None = None
+) -> tuple[list[LanguageTexts], dict[str, Any]]:
+    """`load_flores`, plus what identifies the text: languages, `max_lines` and the files' SHA-256
+    (a baseline records them; a check on other text is refused)."""
+    from benchmark.corpora import load_corpus
+
+    corpus = load_corpus(Path(corpus_dir), languages)
+    if "dev" not in corpus.splits or "devtest" not in corpus.splits:
+        raise BenchmarkError(f"{corpus_dir}: needs dev/ and devtest/ (a FLORES-200 layout) for the speed figures")
+    out = [LanguageTexts(code, corpus.lines("dev", code)[:max_lines], corpus.lines("devtest", code)[:max_lines])
+           for code in corpus.languages]
+    identity = {"languages": list(corpus.languages), "max_lines": max_lines,
+                "corpus_checksums": dict(sorted(corpus.checksums.items()))}
+    return out, identity
 
 
 def tiktoken_encoding(name: str = ENCODING):  # -> tiktoken.Encoding
@@ -243,8 +255,11 @@ class Baseline:
 
 
 def baseline_from_rows(rows: Sequence[RatioRow], *, tolerance: float = DEFAULT_TOLERANCE,
-                       repeats: int | None = None, clock: str = "cpu") -> Baseline:
+                       repeats: int | None = None, clock: str = "cpu",
+                       text: dict[str, Any] | None = None) -> Baseline:
+    """`text`: what `load_texts` says identifies the measured text (languages, max_lines, sums)."""
     info = {
+        **(text or {}),
         "date": datetime.date.today().isoformat(),
         "clock": clock,
         "machine": machine_info(),
@@ -301,6 +316,24 @@ def load_baseline(path: Path = DEFAULT_BASELINE) -> Baseline:
                                  "record the baseline again with --update-baseline")
     info = {k: v for k, v in document.items() if k not in ("format", "version", "tolerance", "ratios", "what")}
     return Baseline(ratios, tolerance, info)
+
+
+def check_same_text(baseline: Baseline, text: dict[str, Any], *, path: Path) -> None:
+    """Refuse a check on other text than the baseline's: its ratios would not be comparable."""
+    for key in TEXT_KEYS:
+        if key not in baseline.info:
+            raise BenchmarkError(f"{path}: does not record {key!r}; record it again with --update-baseline")
+        if baseline.info[key] != text[key]:
+            if key == "corpus_checksums":
+                differ = sorted(set(baseline.info[key].items()) ^ set(text[key].items()))
+                shown = f"the files differ ({differ[0][0]}, ...)"
+            else:
+                shown = f"baseline {baseline.info[key]!r}, now {text[key]!r}"
+            option = {"languages": "--languages", "max_lines": "--max-lines", "corpus_checksums": "--corpus-dir"}[key]
+            raise BenchmarkError(
+                f"{path}: measured with other {key} than this check ({shown}); check with the "
+                f"baseline's {option}, or record a new baseline with --update-baseline"
+            )
 
 
 @dataclass(frozen=True)
@@ -497,18 +530,22 @@ def speed(options: SpeedOptions, *, out: TextIO | None = None,
     if options.check and options.update_baseline:
         raise BenchmarkError("--check and --update-baseline exclude each other: check first, then update")
     repeats = options.repeats or (BASELINE_REPEATS if options.update_baseline else DEFAULT_REPEATS)
-    corpus = load_flores(options.languages, corpus_dir=options.corpus_dir, max_lines=options.max_lines)
+    corpus, text = load_texts(options.languages, corpus_dir=options.corpus_dir, max_lines=options.max_lines)
     if options.clock not in CLOCKS:
         raise BenchmarkError(f"unknown clock {options.clock!r}; use one of {', '.join(CLOCKS)}")
-    print(f"## Encoder speed: ours / tiktoken {ENCODING}, median of {repeats} interleaved repeats "
-          f"({options.clock} time)\n", file=out)
-    rows = measure_ratios(corpus, repeats=repeats, engines=engines, clock=CLOCKS[options.clock])
-    status = 0
+    baseline = None
     if options.check:
+        # Before measuring: a check that cannot be judged fails in a second, not a minute.
         baseline = load_baseline(options.baseline)
         if baseline.info.get("clock", "cpu") != options.clock:
             raise BenchmarkError(f"{options.baseline} was measured with the {baseline.info.get('clock')} clock; "
                                  f"check with --clock {baseline.info.get('clock')}, or record a new baseline")
+        check_same_text(baseline, text, path=options.baseline)
+    print(f"## Encoder speed: ours / tiktoken {ENCODING}, median of {repeats} interleaved repeats "
+          f"({options.clock} time)\n", file=out)
+    rows = measure_ratios(corpus, repeats=repeats, engines=engines, clock=CLOCKS[options.clock])
+    status = 0
+    if baseline is not None:
         checked = check_ratios(rows, baseline, tolerance=options.tolerance)
         print(format_ratio_table(checked), file=out)
         tolerance = checked[0].tolerance if checked else baseline.tolerance
@@ -527,8 +564,8 @@ def speed(options: SpeedOptions, *, out: TextIO | None = None,
         print(f"\n{summarise_unseen(rows)}", file=out)
     if options.update_baseline:
         tolerance = options.tolerance if options.tolerance is not None else DEFAULT_TOLERANCE
-        save_baseline(baseline_from_rows(rows, tolerance=tolerance, repeats=repeats, clock=options.clock),
-                      options.baseline)
+        save_baseline(baseline_from_rows(rows, tolerance=tolerance, repeats=repeats, clock=options.clock,
+                                         text=text), options.baseline)
         print(f"wrote {options.baseline} (tolerance {tolerance:.0%})", file=out)
     if options.check or options.ratios_only:
         return status

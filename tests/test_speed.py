@@ -18,7 +18,7 @@ import pytest
 from benchmark.errors import BenchmarkError
 from benchmark.speed import (
     FIGURES, LANGUAGES, Baseline, Engine, LanguageTexts, RatioRow, add_speed_parser, baseline_from_rows, check_ratios,
-    format_ratio_table, load_baseline, load_flores, measure_ratios, run_speed, save_baseline, summarise_unseen,
+    FLORES_DIR, format_ratio_table, load_baseline, load_flores, load_texts, measure_ratios, run_speed, save_baseline, summarise_unseen,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -89,8 +89,9 @@ def test_baseline_round_trip(tmp_path):
     ("{not json", "not valid JSON"),
     ('{"format": "something-else"}', "not a speed baseline"),
     ('{"format": "tokencost-speed-baseline", "version": 99}', "baseline version 99"),
-    ('{"format": "tokencost-speed-baseline", "version": 1, "ratios": {}}', "malformed baseline"),
-    ('{"format": "tokencost-speed-baseline", "version": 1, "tolerance": 0.2, "ratios": {"eng_Latn": {"cold": 0}}}',
+    ('{"format": "tokencost-speed-baseline", "version": 1}', "baseline version 1, this program reads 2"),
+    ('{"format": "tokencost-speed-baseline", "version": 2, "ratios": {}}', "malformed baseline"),
+    ('{"format": "tokencost-speed-baseline", "version": 2, "tolerance": 0.2, "ratios": {"eng_Latn": {"cold": 0}}}',
      "eng_Latn/cold = 0.0 is not positive"),
 ])
 def test_bad_baseline_is_one_clear_error(tmp_path, content, message):
@@ -143,12 +144,46 @@ def parse(*argv: str) -> argparse.Namespace:
     return parser.parse_args(["speed", *argv])
 
 
-def write_baseline(path: Path, ratio: float) -> None:
+def write_baseline(path: Path, ratio: float, *, max_lines: int = 20) -> None:
+    """A baseline of the QUICK text (English, first 20 lines) with every ratio set to `ratio`."""
     figures = {figure: ratio for figure in ("unseen", "cold", "repeat")}
-    save_baseline(Baseline({("eng_Latn", f): r for f, r in figures.items()}, tolerance=0.25), path)
+    _, text = load_texts(["eng_Latn"], max_lines=max_lines)
+    save_baseline(Baseline({("eng_Latn", f): r for f, r in figures.items()}, tolerance=0.25, info=text), path)
 
 
 QUICK = ("--languages", "eng_Latn", "--max-lines", "20", "--repeats", "1", "--ratios-only")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("--languages", "eng_Latn,spa_Latn", "--max-lines", "20"), "other languages than this check"),
+    (("--languages", "eng_Latn", "--max-lines", "10"), "other max_lines than this check .baseline 20, now 10."),
+    (("--languages", "eng_Latn"), "other max_lines than this check .baseline 20, now None."),
+])
+def test_check_refuses_other_text_than_the_baseline(tmp_path, argv, message):
+    path = tmp_path / "baseline.json"
+    write_baseline(path, 1.0)
+    out = io.StringIO()
+    with pytest.raises(BenchmarkError, match=message):
+        run_speed(parse("--check", "--baseline", str(path), "--repeats", "1", "--ratios-only", *argv), out=out)
+    assert out.getvalue() == ""  # refused before measuring anything
+
+
+def test_check_refuses_a_baseline_of_other_files(tmp_path):
+    copy = tmp_path / "flores"
+    for split in ("dev", "devtest"):
+        (copy / split).mkdir(parents=True)
+        source = FLORES_DIR / split / f"eng_Latn.{split}"
+        (copy / split / source.name).write_text(source.read_text(encoding="utf-8") + "One more line.\n",
+                                                encoding="utf-8")
+    path = tmp_path / "baseline.json"
+    write_baseline(path, 1.0)
+    args = parse("--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK)
+    with pytest.raises(BenchmarkError, match=r"other corpus_checksums than this check \(the files differ \(dev/eng_Latn"):
+        run_speed(args, out=io.StringIO())
+    # Through the CLI: one line, exit 2.
+    from benchmark.cli import main
+
+    assert main(["speed", "--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK]) == 2
 
 
 def test_real_quick_run_passes_and_fails_against_extreme_baselines(tmp_path):
@@ -174,16 +209,22 @@ def test_update_baseline_writes_measured_ratios(tmp_path):
     assert document["tolerance"] == pytest.approx(0.3)
     assert set(document["ratios"]["eng_Latn"]) == {"unseen", "cold", "repeat"}
     assert all(ratio > 0 for ratio in document["ratios"]["eng_Latn"].values())
+    assert (document["languages"], document["max_lines"]) == (["eng_Latn"], 20)
+    assert set(document["corpus_checksums"]) == {"dev/eng_Latn.dev", "devtest/eng_Latn.devtest"}
+    # The new baseline is checked against the same text without complaint.
+    assert run_speed(parse("--check", "--baseline", str(path), "--tolerance", "900%", *QUICK), out=out) == 0
 
 
 def test_unknown_language_is_a_clear_error():
-    with pytest.raises(BenchmarkError, match="xxx_Xxxx.dev: not found"):
+    with pytest.raises(BenchmarkError, match="unknown language code 'xxx_Xxxx'"):
         load_flores(["xxx_Xxxx"])
 
 
 def test_committed_baseline_covers_every_language_and_figure():
     baseline = load_baseline()
     assert set(baseline.ratios) == {(language, figure) for language in LANGUAGES for figure in FIGURES}
+    _, text = load_texts(LANGUAGES)
+    assert {key: baseline.info[key] for key in text} == text  # a default `speed --check` measures its text
     assert 0 < baseline.tolerance < 1
 
 
