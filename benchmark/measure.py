@@ -8,8 +8,12 @@ The protocol:
 - Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
   while training stays on the other corpus): no measurement sees training text.
 - Each sentence is encoded on its own as plain text; `n_tokens` is the sum.
+- A user corpus trains (and, without a dev split, warms up) on the training corpus's counterpart
+  of each language: the same code or the same language part (`eng` -> `eng_Latn`). Languages
+  without one leave the training to the others; if none has one, all training languages are used.
 - Throughput: `benchmark.timing.measure_throughput`, single thread, median of repeats, with the
-  language's `dev` split encoded first so the timed text is unseen (see timing.py).
+  language's `dev` split encoded first so the timed text is unseen (see timing.py); a language
+  with neither a dev split nor a counterpart is timed cold (`settings.timing.warm_up` says so).
 
 Only this module and the CLI talk to the outside (files, clocks, progress bars); the numbers
 come from the pure functions in metrics.py.
@@ -112,9 +116,10 @@ class Plan:
     languages: tuple[str, ...]
     reference: str | None  # None only for `train` on a corpus without English (no premium)
     train_languages: tuple[str, ...]
+    train_language_of: dict[str, str]  # measured language -> its counterpart in the training corpus
     measure_texts: dict[str, tuple[str, ...]]
     warm_texts: dict[str, tuple[str, ...]]
-    warm_source: str
+    warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
     training: TrainingText
     tokenizer_ids: tuple[str, ...]
 
@@ -174,11 +179,13 @@ def plan_run(config: RunConfig) -> Plan:
     same_corpus = train_root.resolve() == root.resolve()
     if same_corpus:
         train_corpus = corpus
+        counterpart = {code: code for code in languages}
     else:
-        train_available = list_corpus_languages(train_root)
-        # Learn the measured languages where the training corpus has them; a user corpus of codes
-        # FLORES does not know (e.g. `hin`) trains on all of FLORES's languages instead.
-        wanted = [code for code in languages if code in train_available] or None
+        # Learn the measured languages where the training corpus has them, under their own code
+        # or one it starts (a user's `eng` is FLORES's `eng_Latn`); a user corpus of codes FLORES
+        # does not know at all (e.g. `hin`) trains on all of FLORES's languages instead.
+        counterpart = match_languages(languages, list_corpus_languages(train_root))
+        wanted = list(dict.fromkeys(counterpart.values())) or None
         train_corpus = load_corpus(train_root, wanted)
     if (same_corpus and not config.train_only and corpus.train_split == corpus.measure_split
             and _needs_training(config)):
@@ -186,7 +193,7 @@ def plan_run(config: RunConfig) -> Plan:
             f"{root}: has no dev/ and devtest/ subfolders, so training on it would measure on "
             "training text; add the subfolders or train elsewhere with --train-corpus DIR"
         )
-    train_languages = tuple(code for code in languages if code in train_corpus.languages) or train_corpus.languages
+    train_languages = tuple(dict.fromkeys(counterpart.values())) or train_corpus.languages
 
     limit = config.max_sentences
     measure_texts = {code: corpus.lines(corpus.measure_split, code)[:limit] for code in languages}
@@ -199,25 +206,53 @@ def plan_run(config: RunConfig) -> Plan:
         line for code in train_languages for line in train_corpus.lines(train_split, code)[:n_train]
     )
 
+    # Warm-up before timing (the "unseen text" protocol): the language's own dev split; a corpus
+    # without one borrows the training corpus's lines of the same language (as many as are
+    # measured); a language the training corpus lacks warms up on nothing, i.e. is timed cold
+    # (warming a Korean encoder on English would fill its cache with the wrong words).
     warm_texts: dict[str, tuple[str, ...]] = {}
-    if "dev" in corpus.splits:
-        warm_source = f"the language's dev split of {corpus.name}"
-        for code in languages:
+    warm_source: dict[str, str] = {}
+    for code in languages:
+        if "dev" in corpus.splits:
             warm_texts[code] = corpus.lines("dev", code)[:limit]
-    else:
-        warm_source = f"the training corpus's {train_split} lines of the same language, else of {train_languages[0]}"
-        for code in languages:
-            source = code if code in train_corpus.languages else train_languages[0]
+            warm_source[code] = f"dev split of {corpus.name}"
+        elif code in counterpart:
+            source = counterpart[code]
             warm_texts[code] = train_corpus.lines(train_split, source)[: len(measure_texts[code])]
+            warm_source[code] = f"{train_split} split of {train_corpus.name} ({source})"
+        else:
+            warm_texts[code] = ()
+            warm_source[code] = ("none: timed cold (no dev split here and no counterpart in "
+                                 f"{train_corpus.name})")
 
     # Seconds, not minutes: a missing or unreadable tokenizer file fails before any training.
     check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
     ids = select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files])
     return Plan(
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
-        train_languages=train_languages, measure_texts=measure_texts, warm_texts=warm_texts,
+        train_languages=train_languages, train_language_of=counterpart, measure_texts=measure_texts, warm_texts=warm_texts,
         warm_source=warm_source, training=training, tokenizer_ids=tuple(ids),
     )
+
+
+def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str, str]:
+    """Each code's counterpart among `available`: the same code, else the one code with the same
+    language part, the part before "_" (`eng` -> `eng_Latn`, `eng_Latf` -> `eng_Latn`). A code
+    with no counterpart, or with several (`zho` -> `zho_Hans`, `zho_Hant`), is left out.
+
+    >>> match_languages(["eng", "spa", "hin"], ["eng_Latn", "spa_Latn"])
+    {'eng': 'eng_Latn', 'spa': 'spa_Latn'}
+    """
+    matched = {}
+    for code in codes:
+        if code in available:
+            matched[code] = code
+            continue
+        base = code.split("_")[0]
+        candidates = [other for other in available if other.split("_")[0] == base]
+        if len(candidates) == 1:
+            matched[code] = candidates[0]
+    return matched
 
 
 def _needs_training(config: RunConfig) -> bool:
@@ -409,6 +444,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         "train_corpus_dir": _display_path(plan.train_corpus.root),
         "train_split": plan.train_corpus.train_split,
         "train_languages": list(plan.train_languages),
+        "train_language_of": {code: plan.train_language_of.get(code) for code in plan.languages},
         "train_share": "equal number of lines per language (parallel lines: the same content in each)",
         "n_train_lines_per_language": len(plan.training.texts) // max(1, len(plan.train_languages)),
         "training_text_sha256": plan.training.sha256,
@@ -420,7 +456,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
             "threads": 1,
             "protocol": ("per repeat: reset the encoder's cache, encode the warm-up text, then time "
                          "every measured sentence encoded on its own (unseen text)"),
-            "warm_up": plan.warm_source,
+            "warm_up": dict(plan.warm_source),
             "megabyte": "10^6 bytes of UTF-8",
         },
         "train_seconds": ("wall seconds of training; for bpe/* the time the single training run "

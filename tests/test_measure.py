@@ -150,7 +150,8 @@ def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
     assert plan.train_languages == ("eng", "jpn")  # the measured languages the training corpus has
     assert len(plan.training.texts) == 8  # 4 dev lines from each, equal share
     assert plan.warm_texts["eng"] == plan.train_corpus.lines("dev", "eng")[:3]
-    assert plan.warm_texts["spa"] == plan.train_corpus.lines("dev", "eng")[:3]  # no Spanish there
+    assert plan.warm_texts["spa"] == ()  # no Spanish there: timed cold, and the record says so
+    assert plan.warm_source["spa"].startswith("none: timed cold")
     results = run_benchmark(config)
     rows = {(r.tokenizer, r.language): r for r in results.rows}
     assert set(rows) == {(t, lang) for t in ("bpe/cl100k-260", "hf/bpe-260", "tiktoken/cl100k_base")
@@ -166,6 +167,28 @@ def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
     assert "".join(record.examples["eng"]["tiktoken/cl100k_base"]) == record.example_sentences["eng"]
     assert "all/eng.txt" in record.corpus_checksums and "tiny_split:dev/jpn.txt" in record.corpus_checksums
     assert record.tokenizers["bpe/cl100k-260"]["fingerprint"]
+    assert record.settings["timing"]["warm_up"]["spa"].startswith("none: timed cold")
+    assert record.settings["train_language_of"] == {"eng": "eng", "jpn": "jpn", "spa": None}
+
+
+def test_user_codes_train_and_warm_up_on_their_flores_counterparts(tmp_path):
+    # eng.txt, jpn.txt, spa.txt without splits, trained on the bundled FLORES-200 dev split.
+    plan = plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", vocab_sizes=(260,), tokenizers=("bpe/*",),
+                              max_sentences=5, cache_dir=tmp_path))
+    assert plan.train_languages == ("eng_Latn", "jpn_Jpan", "spa_Latn")  # not all six
+    assert plan.train_language_of == {"eng": "eng_Latn", "jpn": "jpn_Jpan", "spa": "spa_Latn"}
+    assert len(plan.training.texts) == 15  # 5 lines of each
+    for code, flores_code in plan.train_language_of.items():
+        assert plan.warm_texts[code] == plan.train_corpus.lines("dev", flores_code)[:3]  # its own language
+    assert plan.warm_source["spa"] == "dev split of flores200 (spa_Latn)"
+
+
+def test_match_languages():
+    from benchmark.measure import match_languages
+
+    available = ["eng_Latn", "spa_Latn", "zho_Hans", "zho_Hant"]
+    assert match_languages(["eng", "spa_Latn", "eng_Latf", "zho", "hin"], available) == {
+        "eng": "eng_Latn", "spa_Latn": "spa_Latn", "eng_Latf": "eng_Latn"}  # zho is ambiguous, hin absent
 
 
 def test_measuring_on_training_text_is_refused(tmp_path):
