@@ -247,3 +247,22 @@ def test_unknown_tokenizer_id_names_the_known_ones():
     with pytest.raises(BenchmarkError, match=r"unknown tokenizer 'tiktoken/gpt2'.*tiktoken/o200k_base"):
         select_ids(["tiktoken/gpt2"], [4096])
     assert set(PRETRAINED) <= set(select_ids(None, [4096]))
+
+
+def test_our_bpe_cache_key_follows_the_trainer_source_and_pattern_text(training, tmp_path, monkeypatch):
+    import hashlib
+
+    from benchmark.adapters import inhouse
+    from benchmark.bpe import PATTERNS, train
+
+    settings = inhouse.cache_settings("cl100k", 300)
+    assert settings["pattern_text"] == PATTERNS["cl100k"]
+    assert settings["trainer_sha256"] == hashlib.sha256(Path(train.__file__).read_bytes()).hexdigest()
+    cache = TrainingCache(tmp_path)
+    small = TrainingText.of(training.texts[:50])
+    build_tokenizers(["bpe/cl100k-300"], small, cache)
+    build_tokenizers(["bpe/cl100k-300"], small, cache)
+    assert len(list(tmp_path.rglob("*.bpe.json"))) == 1  # the same trainer reuses the model
+    monkeypatch.setattr(inhouse, "trainer_digest", lambda: "an edited train.py")
+    build_tokenizers(["bpe/cl100k-300"], small, cache)
+    assert len(list(tmp_path.rglob("*.bpe.json"))) == 2  # an edited trainer trains again

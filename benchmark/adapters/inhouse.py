@@ -10,14 +10,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmark.adapters.base import Adapter, readable_bytes
+from benchmark.adapters.base import Adapter, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
 
 FAMILY = "bpe"
 MIN_FREQUENCY = 2
 MODEL_SUFFIX = ".bpe.json"
-# Bump when the trainer changes in a way that changes merges (there is no library version).
-TRAINER_VERSION = "1"
 
 
 class InhouseBPE(Adapter):
@@ -65,14 +63,31 @@ def trained_id(pattern_name: str, vocab_size: int) -> str:
     return f"bpe/{pattern_name}-{vocab_size}"
 
 
+def trainer_digest() -> str:
+    """sha256 of the trainer's source (`benchmark/bpe/train.py`): our BPE has no library version,
+    so any edit of the trainer is a new cache key (a hand-bumped version would be forgotten)."""
+    from benchmark.bpe import train
+
+    return sha256_hex(Path(train.__file__).read_bytes())
+
+
+def cache_settings(pattern: str, vocab_size: int) -> dict[str, Any]:
+    """What decides a trained model besides the text: the pattern *text* (a name can be edited
+    under us), the trainer's source, min_frequency and the size."""
+    from benchmark.bpe.patterns import resolve_pattern
+
+    name, pattern_text = resolve_pattern(pattern)
+    return {"pattern": name, "pattern_text": pattern_text, "min_frequency": MIN_FREQUENCY,
+            "trainer_sha256": trainer_digest(), "vocab_size": vocab_size}
+
+
 def train_sweep(texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int], cache: TrainingCache,
                 *, pattern: str = "cl100k", progress: bool = False) -> dict[int, Adapter]:
     """Our BPE at every size, from the cache where possible, else from one training run."""
     from benchmark.bpe import ByteLevelBPE
 
-    settings = {"pattern": pattern, "min_frequency": MIN_FREQUENCY, "trainer": TRAINER_VERSION}
-    keys = {size: cache.key(FAMILY, texts_sha256=texts_sha256, settings={**settings, "vocab_size": size},
-                            library_version=TRAINER_VERSION) for size in vocab_sizes}
+    keys = {size: cache.key(FAMILY, texts_sha256=texts_sha256, settings=cache_settings(pattern, size),
+                            library_version="benchmark.bpe") for size in vocab_sizes}
     found = {size: cache.load(FAMILY, key, MODEL_SUFFIX) for size, key in keys.items()}
     record = {"min_frequency": MIN_FREQUENCY,
               "train_seconds": "time the single training run to the largest size took to reach this size"}
