@@ -238,16 +238,12 @@ def _write_reports(results, output: Path, *, plots: bool, out: TextIO, show_prog
         return list(write_reports(results, output, plots=plots))
 
 
-def _save_model(tokenizer, folder: Path) -> None:
-    from benchmark.results import atomic_write_bytes
-
-    name = tokenizer.id.replace("/", "_")
-    if hasattr(tokenizer, "model") and hasattr(tokenizer.model, "save"):
-        tokenizer.model.save(folder / f"{name}.json")
-    elif hasattr(tokenizer, "tokenizer"):
-        atomic_write_bytes(folder / f"{name}.tokenizer.json", tokenizer.tokenizer.to_str().encode("utf-8"))
-    elif hasattr(tokenizer, "processor"):
-        atomic_write_bytes(folder / f"{name}.model", tokenizer.processor.serialized_model_proto())
+def _save_model(tokenizer, folder: Path) -> Path:
+    """The tokenizer's model file in `folder`, named after its id (`bpe/cl100k-4096` ->
+    `bpe_cl100k-4096.json`); an adapter without a file format is a BenchmarkError."""
+    path = Path(folder) / (tokenizer.id.replace("/", "_") + tokenizer.file_suffix)
+    tokenizer.save(path)
+    return path
 
 
 def _csv_list(value: str) -> list[str]:

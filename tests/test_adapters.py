@@ -198,22 +198,53 @@ def test_cache_key_changes_with_the_training_text(training, tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave nothing behind
 
 
-def test_user_files_of_every_kind_load_and_match(built, tmp_path):
+@pytest.mark.parametrize("tokenizer_id", [f"bpe/cl100k-{SIZE}", f"hf/bpe-{SIZE}", f"hf/wordpiece-{SIZE}",
+                                          f"sentencepiece/unigram-{SIZE}", "tiktoken/o200k_base",
+                                          "bpe_openai/cl100k_base"])
+def test_save_then_load_as_a_user_file(built, tmp_path, tokenizer_id):
+    original = built[tokenizer_id] if tokenizer_id in built else PRETRAINED[tokenizer_id]()
+    path = tmp_path / f"saved{original.file_suffix}"
+    original.save(path)
+    pattern = "o200k" if "o200k" in tokenizer_id else "cl100k"  # a rank file does not hold its pattern
+    loaded = load_tokenizer_file(path, pattern=pattern)
+    assert loaded.id == f"file/{path.name}"
+    if original.file_suffix != ".tiktoken":  # a rank file holds no special tokens, which count in n_vocab
+        assert loaded.vocab_size == original.vocab_size
+    for text in SAMPLES:
+        assert loaded.encode(text) == original.encode(text), text
+
+
+def test_our_bpe_ranks_load_as_a_tiktoken_rank_file(built, tmp_path):
     bpe = built[f"bpe/cl100k-{SIZE}"]
-    bpe.model.save(tmp_path / "ours.json")
-    (tmp_path / "hf.json").write_text(built[f"hf/bpe-{SIZE}"].tokenizer.to_str(), encoding="utf-8")
-    (tmp_path / "sp.model").write_bytes(built[f"sentencepiece/unigram-{SIZE}"].processor.serialized_model_proto())
     ranks = bpe.model.mergeable_ranks()
     (tmp_path / "ranks.tiktoken").write_bytes(
         b"".join(base64.b64encode(token) + b" " + str(rank).encode() + b"\n"
                  for token, rank in sorted(ranks.items(), key=lambda item: item[1])))
-    pairs = {"ours.json": bpe, "hf.json": built[f"hf/bpe-{SIZE}"],
-             "sp.model": built[f"sentencepiece/unigram-{SIZE}"], "ranks.tiktoken": bpe}
-    for name, original in pairs.items():
-        loaded = load_tokenizer_file(tmp_path / name)
-        assert loaded.id == f"file/{name}"
-        for text in SAMPLES:
-            assert loaded.encode(text) == original.encode(text), (name, text)
+    loaded = load_tokenizer_file(tmp_path / "ranks.tiktoken")
+    for text in SAMPLES:
+        assert loaded.encode(text) == bpe.encode(text), text
+
+
+def test_an_adapter_without_a_file_format_cannot_be_saved(tmp_path):
+    adapter = Adapter()
+    adapter.id = "test/none"
+    with pytest.raises(BenchmarkError, match="test/none: Adapter has no model file format"):
+        adapter.save(tmp_path / "x")
+    assert not list(tmp_path.iterdir())
+
+
+def test_sentencepiece_failures_other_than_the_size_raise(monkeypatch):
+    import sentencepiece as spm
+
+    from benchmark.adapters import google_sentencepiece
+
+    def broken(**options):
+        raise RuntimeError("Internal: src/trainer_interface.cc(429) something else went wrong")
+
+    monkeypatch.setattr(spm.SentencePieceTrainer, "train", broken)
+    with pytest.raises(BenchmarkError, match=r"sentencepiece/unigram-1000: SentencePiece training failed "
+                                             r"\(Internal: .*something else went wrong\)"):
+        google_sentencepiece._train(["a b c"], 1000)
 
 
 def test_bad_tokenizer_files_are_one_clear_error(tmp_path):

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
+
+from benchmark.errors import BenchmarkError
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,12 @@ class Adapter:
 
     def token_text(self, token_id: int) -> str:
         raise NotImplementedError
+
+    file_suffix: str = ""  # the usual ending of the file `save` writes, e.g. ".model"
+
+    def save(self, path: Path) -> None:
+        """Write the tokenizer's model file (a format `load_tokenizer_file` reads back)."""
+        raise BenchmarkError(f"{self.id}: {type(self).__name__} has no model file format; it cannot be saved")
 
     def reset_cache(self) -> None:
         """Empty any encode cache, so timing sees text for the first time (no-op by default)."""

@@ -9,7 +9,8 @@ Training choices (recorded in each tokenizer's settings):
   as Llama-style models do; `byte_fallback_rate` counts them. The 256 byte pieces take room in
   the vocabulary, which is why small sizes are skipped for Japanese and Korean character sets.
 - `hard_vocab_limit=True`: a size that cannot hold the required characters is an error, which
-  becomes a `skipped: ...` row rather than a model of a different size.
+  becomes a `skipped: ...` row rather than a model of a different size; so does a size above
+  what the text supports. Any other training error is raised (a BenchmarkError), not skipped.
 - The default `nmt_nfkc` normalisation and the dummy prefix space are kept (that is what a user
   of SentencePiece gets); both can change the text, which the round-trip column shows.
 - No BOS/EOS/PAD: the plain-text contract. Every sentence is used (no sampling, no shuffling).
@@ -24,6 +25,7 @@ from typing import Sequence
 
 from benchmark.adapters.base import Adapter, Skipped, sha256_hex
 from benchmark.adapters.cache import TrainingCache
+from benchmark.errors import BenchmarkError
 
 FAMILY = "sentencepiece-unigram"
 MODEL_SUFFIX = ".model"
@@ -75,6 +77,13 @@ class SentencePieceAdapter(Adapter):
 
     def decode(self, ids: Sequence[int]) -> str:
         return self.processor.DecodeIds(list(ids))
+
+    file_suffix = ".model"
+
+    def save(self, path: Path) -> None:
+        from benchmark.results import atomic_write_bytes
+
+        atomic_write_bytes(Path(path), self.processor.serialized_model_proto())
 
     def token_text(self, token_id: int) -> str:
         if token_id in self.byte_fallback_ids:
@@ -186,7 +195,9 @@ def _train(texts: Sequence[str], vocab_size: int) -> tuple[bytes, float] | str:
         if too_big:
             return (f"vocab_size {vocab_size} is more than the training text supports "
                     f"(SentencePiece can make at most {too_big.group(1)} pieces from it)")
-        return f"SentencePiece training failed: {message.splitlines()[-1][:160]}"
+        # Anything else is a real failure, not a size this text cannot have: say so, don't skip.
+        last_line = message.strip().splitlines()[-1][:200] if message.strip() else type(exc).__name__
+        raise BenchmarkError(f"{trained_id(vocab_size)}: SentencePiece training failed ({last_line})") from None
     return model.getvalue(), time.perf_counter() - started
 
 

@@ -136,6 +136,13 @@ class HFAdapter(Adapter):
             previous_end = max(previous_end, end)
         return out
 
+    file_suffix = ".tokenizer.json"
+
+    def save(self, path: Path) -> None:
+        from benchmark.results import atomic_write_bytes
+
+        atomic_write_bytes(Path(path), self.tokenizer.to_str().encode("utf-8"))
+
     def reset_cache(self) -> None:
         # HF's BPE model keeps a word -> tokens cache; empty it for "unseen text" timing.
         clear = getattr(self.tokenizer.model, "_clear_cache", None)

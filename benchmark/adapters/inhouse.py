@@ -49,6 +49,11 @@ class InhouseBPE(Adapter):
     def token_text(self, token_id: int) -> str:
         return readable_bytes(self.model.token_bytes(token_id))
 
+    file_suffix = ".json"
+
+    def save(self, path: Path) -> None:
+        self.model.save(path)
+
     def reset_cache(self) -> None:
         self.model.clear_cache()
 

@@ -7,43 +7,23 @@ tiktoken's (the conformance test checks it), so only the speed differs.
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from benchmark.adapters.base import Adapter, readable_bytes
+from benchmark.adapters.openai_tiktoken import EncodingAdapter
 
 FAMILY = "bpe_openai"
 NAMES = ("cl100k_base", "o200k_base")
 
 
-class BpeOpenAIAdapter(Adapter):
+class BpeOpenAIAdapter(EncodingAdapter):
     def __init__(self, name: str) -> None:
         import bpe_openai
 
         from benchmark.adapters.openai_tiktoken import rank_file_fingerprint
 
-        self.encoding = bpe_openai.get_encoding(name)
-        self.id = f"{FAMILY}/{name}"
-        self.family = FAMILY
-        self.vocab_size = self.encoding.n_vocab
-        self.fingerprint = rank_file_fingerprint(name)
-        self._encode = self.encoding.encode_ordinary
-        self.settings = {
-            "library": f"bpe-openai {bpe_openai.__version__} (Rust bpe crate)",
-            "normalizer": None,
-            "pre_tokenizer": "regex split (same pattern as tiktoken)",
-            "model": f"byte-level BPE ranks ({name}, bundled in bpe_openai/data)",
-            "decoder": "bytes, UTF-8 with replacement",
-            "special_tokens": "not parsed (encode_ordinary)",
-        }
-
-    def encode(self, text: str) -> list[int]:
-        return self._encode(text)
-
-    def decode(self, ids: Sequence[int]) -> str:
-        return self.encoding.decode(ids, errors="replace")
-
-    def token_text(self, token_id: int) -> str:
-        return readable_bytes(self.encoding.decode_single_token_bytes(token_id))
+        super().__init__(bpe_openai.get_encoding(name), id=f"{FAMILY}/{name}", family=FAMILY,
+                         fingerprint=rank_file_fingerprint(name),
+                         library=f"bpe-openai {bpe_openai.__version__} (Rust bpe crate)",
+                         pre_tokenizer="regex split (same pattern as tiktoken)",
+                         model=f"byte-level BPE ranks ({name}, bundled in bpe_openai/data)")
 
 
 def load(name: str) -> Adapter:

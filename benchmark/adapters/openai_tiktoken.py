@@ -17,10 +17,14 @@ FAMILY = "tiktoken"
 NAMES = ("cl100k_base", "o200k_base")
 
 
-class TiktokenAdapter(Adapter):
-    def __init__(self, encoding, *, id: str, family: str, fingerprint: str, source: str) -> None:
-        import tiktoken
+class EncodingAdapter(Adapter):
+    """Anything with tiktoken's `Encoding` API (tiktoken's, bpe_openai's) behind the interface:
+    `encode_ordinary`, `decode(errors="replace")`, `decode_single_token_bytes`."""
 
+    file_suffix = ".tiktoken"
+
+    def __init__(self, encoding, *, id: str, family: str, fingerprint: str, library: str, pre_tokenizer: str,
+                 model: str) -> None:
         self.encoding = encoding
         self.id = id
         self.family = family
@@ -28,11 +32,10 @@ class TiktokenAdapter(Adapter):
         self.fingerprint = fingerprint
         self._encode = encoding.encode_ordinary
         self.settings = {
-            "library": f"tiktoken {tiktoken.__version__}",
+            "library": library,
             "normalizer": None,
-            "pre_tokenizer": "regex split",
-            "pattern": encoding._pat_str,
-            "model": f"byte-level BPE ranks ({source})",
+            "pre_tokenizer": pre_tokenizer,
+            "model": model,
             "decoder": "bytes, UTF-8 with replacement",
             "special_tokens": "not parsed (encode_ordinary)",
         }
@@ -45,6 +48,25 @@ class TiktokenAdapter(Adapter):
 
     def token_text(self, token_id: int) -> str:
         return readable_bytes(self.encoding.decode_single_token_bytes(token_id))
+
+    def save(self, path: Path) -> None:
+        """The ranks as a tiktoken rank file (`<base64 token> <rank>` lines); the pattern is not in it."""
+        import base64
+
+        from benchmark.results import atomic_write_bytes
+
+        ranks = sorted(self.encoding._mergeable_ranks.items(), key=lambda item: item[1])
+        atomic_write_bytes(Path(path), b"".join(base64.b64encode(token) + b" %d\n" % rank for token, rank in ranks))
+
+
+class TiktokenAdapter(EncodingAdapter):
+    def __init__(self, encoding, *, id: str, family: str, fingerprint: str, source: str) -> None:
+        import tiktoken
+
+        super().__init__(encoding, id=id, family=family, fingerprint=fingerprint,
+                         library=f"tiktoken {tiktoken.__version__}", pre_tokenizer="regex split",
+                         model=f"byte-level BPE ranks ({source})")
+        self.settings["pattern"] = encoding._pat_str
 
 
 @lru_cache(maxsize=None)
