@@ -47,7 +47,7 @@ def cmd_run(
     out: TextIO | None = None,
 ) -> list[Path]:
     """Measure, save results.json, render the reports; return the files written."""
-    from benchmark.measure import RunConfig, progress_enabled, run_benchmark
+    from benchmark.measure import progress_enabled, run_benchmark
     from benchmark.results import save_results
 
     out = out or sys.stdout
@@ -263,7 +263,8 @@ def _sizes(value: str) -> list[int]:
     return sorted(set(sizes))
 
 
-def _positive(value: str) -> int:
+def positive_int(value: str) -> int:
+    """argparse type: an integer >= 1 (used by every verb, `speed` too)."""
     try:
         number = int(value)
     except ValueError:
@@ -295,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
         p.add_argument("--train-corpus", type=Path, metavar="DIR",
                        help="train on this corpus's dev split (default: the bundled FLORES-200)")
-        p.add_argument("--max-sentences", type=_positive, metavar="N", help="use only the first N lines per language")
+        p.add_argument("--max-sentences", type=positive_int, metavar="N", help="use only the first N lines per language")
         p.add_argument("--cache-dir", type=Path, metavar="DIR",
                        help="where trained tokenizers are cached (default $XDG_CACHE_HOME/tokencost or ~/.cache/tokencost)")
         p.add_argument("--retrain", action="store_true", help="train again even when the cache has the model")
@@ -312,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                      help="add a tokenizer from a file (HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON); repeatable")
     add_rank_file_pattern(run)
-    run.add_argument("--repeats", type=_positive, metavar="N", help="timed repeats per tokenizer and language (default 3)")
+    run.add_argument("--repeats", type=positive_int, metavar="N", help="timed repeats per tokenizer and language (default 3)")
     run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
     run.set_defaults(handler=lambda a: cmd_run(
         output=a.output, quick=a.quick, languages=a.languages, reference=a.reference, vocab_sizes=a.vocab_sizes,

@@ -26,7 +26,7 @@ import os
 import platform
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -56,7 +56,7 @@ from benchmark.corpora import (
 )
 from benchmark.errors import BenchmarkError
 from benchmark.results import Results, ResultRow, RunRecord
-from benchmark.timing import measure_throughput
+from benchmark.timing import machine_info, measure_throughput
 
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
@@ -488,16 +488,6 @@ def package_versions() -> dict[str, str]:
         except _metadata.PackageNotFoundError:
             versions[name] = "not installed"
     return versions
-
-
-def machine_info() -> dict[str, Any]:
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python_implementation": platform.python_implementation(),
-    }
 
 
 # ---------------------------------------------------------------- progress

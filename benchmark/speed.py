@@ -38,8 +38,6 @@ import argparse
 import datetime
 import importlib.util
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -47,9 +45,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from benchmark import metrics
+from benchmark.cli import positive_int
 from benchmark.corpora import BUNDLED_CORPUS_DIR
 from benchmark.errors import BenchmarkError
-from benchmark.timing import measure_throughput
+from benchmark.timing import machine_info, measure_throughput
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FLORES_DIR = BUNDLED_CORPUS_DIR
@@ -179,12 +179,12 @@ class RatioRow:
         return 1.0 / self.ratio
 
     @property
-    def ours_mb_s(self) -> float:
-        return self.n_bytes / statistics.median(self.ours_seconds) / 1e6
+    def ours_mb_s(self) -> float | None:
+        return metrics.throughput_mb_s(n_bytes=self.n_bytes, seconds=statistics.median(self.ours_seconds))
 
     @property
-    def tiktoken_mb_s(self) -> float:
-        return self.n_bytes / statistics.median(self.tiktoken_seconds) / 1e6
+    def tiktoken_mb_s(self) -> float | None:
+        return metrics.throughput_mb_s(n_bytes=self.n_bytes, seconds=statistics.median(self.tiktoken_seconds))
 
 
 def _warm_texts(texts: LanguageTexts, figure: str) -> Sequence[str]:
@@ -265,7 +265,8 @@ def baseline_from_rows(rows: Sequence[RatioRow], *, tolerance: float = DEFAULT_T
         "machine": machine_info(),
         "repeats": repeats if repeats is not None else (len(rows[0].ours_seconds) if rows else 0),
         "encoding": ENCODING,
-        "tiktoken_mb_s": {f"{r.language}/{r.figure}": round(r.tiktoken_mb_s, 2) for r in rows},
+        "tiktoken_mb_s": {f"{r.language}/{r.figure}": None if r.tiktoken_mb_s is None else round(r.tiktoken_mb_s, 2)
+                          for r in rows},
     }
     return Baseline({(r.language, r.figure): r.ratio for r in rows}, tolerance, info)
 
@@ -367,6 +368,11 @@ def check_ratios(rows: Sequence[RatioRow], baseline: Baseline, *, tolerance: flo
 # ---------------------------------------------------------------- tables
 
 
+def _mb_s_text(mb_s: float | None) -> str:
+    """MB/s to two decimals; "-" when the clock saw no time (`metrics.throughput_mb_s` is None)."""
+    return "-" if mb_s is None else f"{mb_s:.2f}"
+
+
 def format_ratio_table(rows: Sequence[RatioRow | CheckedRow]) -> str:
     """Markdown: one line per language and figure; baseline columns when rows were checked."""
     checked = [r if isinstance(r, CheckedRow) else None for r in rows]
@@ -379,7 +385,7 @@ def format_ratio_table(rows: Sequence[RatioRow | CheckedRow]) -> str:
     lines = [header, rule]
     for item, check in zip(rows, checked):
         row = check.row if check is not None else item
-        line = (f"| {row.language} | {row.figure} | {row.ours_mb_s:.2f} | {row.tiktoken_mb_s:.2f} "
+        line = (f"| {row.language} | {row.figure} | {_mb_s_text(row.ours_mb_s)} | {_mb_s_text(row.tiktoken_mb_s)} "
                 f"| {row.ratio:.2f} | {row.x_tiktoken:.2f}x |")
         if with_baseline:
             if check is None or check.baseline_ratio is None:
@@ -500,15 +506,6 @@ def format_textbook(rows: Sequence[TextbookRow]) -> str:
 # ---------------------------------------------------------------- the command
 
 
-def machine_info() -> dict[str, Any]:
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-    }
-
-
 @dataclass(frozen=True)
 class SpeedOptions:
     check: bool = False
@@ -593,16 +590,6 @@ def _training_table(options: SpeedOptions) -> str:
     return f"{len(texts)} lines, {n_bytes / 1e6:.2f} MB\n\n" + speed_train.format_rows(rows)
 
 
-def _positive_int(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
-    return number
-
-
 def _share(value: str) -> float:
     """A tolerance: `0.25` or `25%`."""
     text = value.strip()
@@ -631,14 +618,14 @@ def add_speed_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--tolerance", type=_share, metavar="SHARE",
                         help=f"allowed growth of a ratio, e.g. 0.25 or 25%% (default: the baseline's; "
                              f"{DEFAULT_TOLERANCE * 100:.0f}%% for a new one)")
-    parser.add_argument("--repeats", type=_positive_int, metavar="N",
+    parser.add_argument("--repeats", type=positive_int, metavar="N",
                         help=f"interleaved repeats per figure (default {DEFAULT_REPEATS}; "
                              f"{BASELINE_REPEATS} with --update-baseline)")
     parser.add_argument("--languages", type=lambda v: tuple(x for x in v.split(",") if x), default=LANGUAGES,
                         metavar="CODES", help="comma-separated FLORES-200 codes (default: the six)")
     parser.add_argument("--corpus-dir", type=Path, default=FLORES_DIR, metavar="DIR",
                         help="a FLORES-200 folder with dev/ and devtest/ (default: the bundled one)")
-    parser.add_argument("--max-lines", type=_positive_int, metavar="N", help="only the first N lines of each file")
+    parser.add_argument("--max-lines", type=positive_int, metavar="N", help="only the first N lines of each file")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: process CPU time, immune to other processes taking the core (default); wall")
     parser.add_argument("--ratios-only", action="store_true",

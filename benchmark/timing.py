@@ -19,12 +19,14 @@ tiktoken's `encode_ordinary` and SentencePiece's `encode` on a single string use
 from __future__ import annotations
 
 import gc
+import os
+import platform
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-MEGABYTE = 1_000_000  # decimal megabytes, as in metrics.throughput_mb_s
+from benchmark import metrics
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,13 @@ class ThroughputResult:
     ids: tuple[Sequence[int], ...] | None = field(default=None, repr=False, compare=False)
 
     @property
-    def throughput_mb_s(self) -> float:
-        return self.n_bytes / self.median_seconds / MEGABYTE if self.median_seconds > 0 else 0.0
+    def throughput_mb_s(self) -> float | None:
+        """Decimal MB per second (`metrics.throughput_mb_s`); None when the clock saw no time."""
+        return metrics.throughput_mb_s(n_bytes=self.n_bytes, seconds=self.median_seconds)
 
     @property
-    def tokens_per_second(self) -> float:
-        return self.n_tokens / self.median_seconds if self.median_seconds > 0 else 0.0
+    def tokens_per_second(self) -> float | None:
+        return metrics.tokens_per_second(n_tokens=self.n_tokens, seconds=self.median_seconds)
 
 
 def measure_throughput(
@@ -99,3 +102,15 @@ def _time_once(encode: Callable[[str], Sequence[int]], texts: Sequence[str],
         if gc_was_enabled:
             gc.enable()
     return outputs, seconds
+
+
+def machine_info() -> dict[str, Any]:
+    """Where a timing was taken (the run record's and the speed baseline's `machine`)."""
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+    }

@@ -31,7 +31,6 @@ class WordAdapter(Adapter):
     def __init__(self, words: Sequence[str]) -> None:
         self.id = "test/words"
         self.family = "test"
-        self.vococab = None
         self.vocab = {"<unk>": 0, **{w: i + 1 for i, w in enumerate(words)}}
         self.inverse = {i: w for w, i in self.vocab.items()}
         self.vocab_size = len(self.vocab)
@@ -114,6 +113,9 @@ def test_measure_throughput_protocol_with_a_fake_clock():
     assert result.ids == ([1, 1],)
     with pytest.raises(ValueError):
         measure_throughput(encode, [], ["a"], repeats=0)
+    # A clock that does not move: no throughput (None, as metrics.throughput_mb_s says), never 0 or inf.
+    frozen = measure_throughput(encode, [], ["ab"], repeats=1, clock=lambda: 7.0)
+    assert frozen.median_seconds == 0 and frozen.throughput_mb_s is None and frozen.tokens_per_second is None
 
 
 def test_our_bpe_repeats_see_the_timed_text_as_unseen(monkeypatch):
