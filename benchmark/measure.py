@@ -315,7 +315,8 @@ def build_row(adapter: Adapter, language: str, texts: Sequence[str], m: Measurem
         premium=metrics.premium(m.tokens_per_line, reference.tokens_per_line),
         premium_ci_low=ci[0] if ci else None,
         premium_ci_high=ci[1] if ci else None,
-        unk_rate=metrics.share(m.n_unk, n_tokens),
+        # None, not 0.0, when the model has no unknown token (as byte_fallback_rate without byte pieces).
+        unk_rate=metrics.share(m.n_unk, n_tokens) if adapter.unk_id is not None else None,
         byte_fallback_rate=metrics.share(m.n_byte_fallback, n_tokens) if adapter.byte_fallback_ids else None,
         roundtrip_rate=metrics.share(m.n_roundtrip, len(texts)),
         vocab_utilisation=m.vocab_utilisation,
