@@ -63,7 +63,8 @@ QUICK_VOCAB_SIZES = (1024, 4096)
 DEFAULT_REPEATS = 3
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
 
-PACKAGES = ("tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
+SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
+PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
             "pandas", "matplotlib", "seaborn")
 
 
@@ -467,6 +468,9 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
                     "n_resamples": metrics.BOOTSTRAP_RESAMPLES, "seed": metrics.BOOTSTRAP_SEED},
         "embedding_dim": metrics.EMBEDDING_DIM,
         "example_line": example_index + 1,
+        # Which version of this suite made the record: a checkout's commit says more than a version.
+        "suite": {"package": SUITE_PACKAGE, "version": package_versions()[SUITE_PACKAGE],
+                  "git_commit": git_commit()},
     }
     return RunRecord(
         date=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
@@ -489,6 +493,20 @@ def package_versions() -> dict[str, str]:
         except _metadata.PackageNotFoundError:
             versions[name] = "not installed"
     return versions
+
+
+def git_commit(folder: Path = Path(__file__).resolve().parent) -> str | None:
+    """`git rev-parse HEAD` of the repository holding this package; None for an installed copy
+    outside git, or without git (never an error: the record just says less)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True,
+                              timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and len(commit) in (40, 64) else None
 
 
 # ---------------------------------------------------------------- progress

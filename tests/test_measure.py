@@ -231,3 +231,22 @@ def test_flores_run_with_the_skip_path_is_deterministic(tmp_path):
     strip = lambda rows: [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in rows]
     assert strip(first.rows) == strip(second.rows)
     assert first.record.examples == second.record.examples
+
+
+def test_the_record_names_this_suite_version(tmp_path, monkeypatch):
+    import subprocess
+
+    from benchmark import measure
+
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                       tokenizers=("tiktoken/cl100k_base",), repeats=1, cache_dir=tmp_path)
+    record = run_benchmark(config).record
+    suite = record.settings["suite"]
+    assert suite["version"] == record.package_versions["tokencost-benchmark"] != "not installed"
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(measure.__file__).parent,
+                          capture_output=True, text=True)
+    assert suite["git_commit"] == (head.stdout.strip() if head.returncode == 0 else None)
+    # Outside a repository (an installed copy): None, no error.
+    assert measure.git_commit(tmp_path) is None
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
+    assert measure.git_commit() is None
