@@ -166,18 +166,23 @@ def cmd_list(*, corpus: Path | None = None, out: TextIO | None = None) -> None:
 
     out = out or sys.stdout
     print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
-    for family in TRAINED_FAMILIES.values():
-        print(f"  {family.id_prefix}{{size}}   family {family.family}, trained on the dev split", file=out)
-    for tokenizer_id in PRETRAINED:
-        print(f"  {tokenizer_id}   pretrained, offline", file=out)
-    print("  file/<name>   --tokenizer-file: HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON",
-          file=out)
+    entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split")
+               for family in TRAINED_FAMILIES.values()]
+    entries += [(tokenizer_id, "pretrained, offline") for tokenizer_id in PRETRAINED]
+    entries.append(("file/<name>", "--tokenizer-file: HF tokenizer.json, SentencePiece .model, tiktoken ranks, "
+                                   "our model JSON"))
+    width = max(len(name) for name, _ in entries)
+    for name, what in entries:
+        print(f"  {name:<{width}}  {what}", file=out)
     root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
     loaded = load_corpus(root)
     print(f"\nCorpus {loaded.name} ({root}):", file=out)
-    for code in list_corpus_languages(root):
+    codes = list_corpus_languages(root)
+    code_width = max((len(code) for code in codes), default=0)
+    name_width = max((len(language_name(code)) for code in codes), default=0)
+    for code in codes:
         counts = ", ".join(f"{split} {len(loaded.lines(split, code))} lines" for split in loaded.splits)
-        print(f"  {code:<10} {language_name(code):<10} {counts}", file=out)
+        print(f"  {code:<{code_width}}  {language_name(code):<{name_width}}  {counts}", file=out)
     print(f"\nCache of trained tokenizers: {default_cache_dir()}", file=out)
 
 

@@ -77,7 +77,12 @@ def test_list_shows_tokenizers_and_languages(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "tiktoken/o200k_base" in out and "sentencepiece/unigram-{size}" in out
-    assert "jpn_Jpan   Japanese" in out and "devtest 1012 lines" in out
+    assert "jpn_Jpan  Japanese" in out and "devtest 1012 lines" in out
+    # Columns line up: the second column starts at the same place on every line of a block.
+    tokenizer_lines = [line for line in out.splitlines() if line.startswith("  ") and "/" in line.split()[0]]
+    assert len(tokenizer_lines) == 9 and len({line.index(line.split()[1]) for line in tokenizer_lines}) == 1
+    language_lines = [line for line in out.splitlines() if "devtest 1012 lines" in line]
+    assert len(language_lines) == 6 and len({line.index(" dev ") for line in language_lines}) == 1
 
 
 def test_errors_are_one_line_and_exit_2(tmp_path, capsys):
