@@ -17,23 +17,8 @@ def _umask() -> int:
 _FILE_MODE = 0o666 & ~_umask()
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write to a temporary file beside `path`, then rename it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp_name, _FILE_MODE)
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
-
-
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Bytes twin of `atomic_write_text`."""
+    """Write to a temporary file beside `path`, then rename it into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -45,3 +30,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """`atomic_write_bytes` of the text in UTF-8 (newlines written as they are)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
