@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from benchmark.fileio import atomic_write_bytes, atomic_write_text
@@ -18,8 +20,10 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["results.csv"]
 
 
-def test_written_files_are_readable_by_others(tmp_path):
+def test_written_files_get_the_usual_permissions_not_mkstemps_owner_only(tmp_path):
     path = tmp_path / "sub" / "index.html"
     atomic_write_text(path, "<p>ok</p>\n")
     assert path.read_bytes() == b"<p>ok</p>\n"
-    assert path.stat().st_mode & 0o044 == 0o044  # group and others may read (usual umask 022)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
