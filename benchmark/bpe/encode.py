@@ -99,7 +99,7 @@ def _pair_rank(left: bytes, right: bytes, get, split) -> int:
 
 def _max_merge_rank(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> int | None:
     """The largest rank among the merges that turn `data` (alone) into one token; None if it never
-    becomes one token. The same loop as `_merge_short`, keeping the ranks it used."""
+    becomes one token. The same loop as `merge_parts`, keeping the ranks it used."""
     get = ranks.get
     parts = [data[j : j + 1] for j in range(len(data))]
     largest = -1
@@ -121,7 +121,7 @@ def _max_merge_rank(data: bytes, ranks: dict[bytes, int], left_lengths: dict[byt
 
 
 def _merge_long(data: bytes, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None) -> list[int]:
-    """Same result as `_merge_short`, with a heap of candidate merges and lazy invalidation."""
+    """Same result as `merge_parts`, with a heap of candidate merges and lazy invalidation."""
     get = ranks.get
     split = left_lengths.get if left_lengths is not None else None
     n = len(data)

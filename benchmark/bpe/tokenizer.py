@@ -16,8 +16,6 @@ Left out on purpose: normalisation (byte-level BPE needs none), truncation, BOS/
 from __future__ import annotations
 
 import codecs
-import hashlib
-import json
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -30,8 +28,6 @@ import regex
 from benchmark.bpe.encode import LONG_PIECE_BYTES, SafeSplitter, merge_parts, merge_piece
 from benchmark.bpe.patterns import compile_pattern, resolve_pattern
 
-MODEL_FORMAT = "tokencost-bpe"
-MODEL_FORMAT_VERSION = 1
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
 
@@ -469,11 +465,3 @@ def _surrogate_error(text: str) -> ValueError:
                 "encode; fix the input (e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16'))"
             )
     return ValueError("text cannot be encoded as UTF-8")
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def canonical_json(value: object) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
