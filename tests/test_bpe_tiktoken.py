@@ -10,12 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import regex
 import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmark.bpe import ByteLevelBPE
 from benchmark.bpe.openai_ranks import load_ranks, spec
+from benchmark.bpe.patterns import PATTERNS
 
 FLORES = Path(__file__).resolve().parents[1] / "corpora" / "flores200"
 LANGUAGES = ["eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn"]
@@ -98,3 +100,35 @@ def test_special_tokens_match_tiktoken_when_allowed(pair):
     # By default the special token's text is ordinary text: no injection.
     assert ours.encode(text) == theirs.encode_ordinary(text)
     assert ours.vocab_size == theirs.n_vocab
+
+
+# The characters where the published patterns' alternatives meet: spaces of several kinds, line
+# ends, apostrophes and the contraction letters, digits, punctuation, letters with marks.
+PATTERN_EDGES = " \t\r\n\x0b\x0c\x85\xa0\u2028\u3000'sSdDtTlLvVeErRmMſK1٣五.,!?-中é\u0301a"
+
+
+def published_and_execution_forms():
+    from benchmark.bpe.patterns import EXECUTION_FORMS
+
+    return [
+        pytest.param(regex.compile(published), regex.compile(fast), id=name)
+        for name, published in PATTERNS.items()
+        if (fast := EXECUTION_FORMS.get(published)) is not None
+    ]
+
+
+@pytest.mark.parametrize(("published", "fast"), published_and_execution_forms())
+def test_execution_form_splits_like_the_published_pattern_on_corpora(published, fast):
+    for language in LANGUAGES:
+        for split in ("dev", "devtest"):
+            text = (FLORES / split / f"{language}.{split}").read_text(encoding="utf-8")
+            assert fast.findall(text) == published.findall(text), (language, split)
+    for text in ADVERSARIAL + [" " * 1000, "x" + " " * 1000 + "\n", "a \n", "a  \n\n", "\n \n ", "'s'S'll"]:
+        assert fast.findall(text) == published.findall(text), text
+
+
+@pytest.mark.parametrize(("published", "fast"), published_and_execution_forms())
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(st.sampled_from(PATTERN_EDGES), max_size=40) | st.text(st.characters(codec="utf-8"), max_size=40))
+def test_execution_form_splits_like_the_published_pattern_on_random_text(published, fast, text):
+    assert fast.findall(text) == published.findall(text)

@@ -44,6 +44,7 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from heapq import heapify, heappop, heappush, heapreplace
 from typing import TYPE_CHECKING
 
@@ -62,7 +63,8 @@ def count_pretokens(texts: Iterable[str], pattern: regex.Pattern[str] | None) ->
     # Counting str pieces and encoding each distinct piece once is several times faster than
     # encoding every occurrence: the corpus has ~10x more pre-tokens than distinct ones.
     counts: Counter[str] = Counter()
-    findall = pattern.findall if pattern is not None else None
+    # concurrent=False: see tokenizer._splitter.
+    findall = partial(pattern.findall, concurrent=False) if pattern is not None else None
     for index, text in enumerate(texts):
         if not text.isascii():
             _check_encodable(text, index)
