@@ -132,3 +132,32 @@ def test_execution_form_splits_like_the_published_pattern_on_corpora(published, 
 @given(text=st.text(st.sampled_from(PATTERN_EDGES), max_size=40) | st.text(st.characters(codec="utf-8"), max_size=40))
 def test_execution_form_splits_like_the_published_pattern_on_random_text(published, fast, text):
     assert fast.findall(text) == published.findall(text)
+
+
+def cut_positions(segments: list[str]) -> set[int]:
+    ends, position = set(), 0
+    for segment in segments[:-1]:
+        position += len(segment)
+        ends.add(position)
+    return ends
+
+
+@pytest.mark.parametrize("language", ["jpn_Jpan", "kor_Hang", "rus_Cyrl"])
+def test_coarse_cuts_are_safe_cuts(pair, language):
+    """Every cut `coarse_split` makes is one the pair test makes too, and ASCII is never cut."""
+    ours, _ = pair
+    splitter = ours._splitter
+    text = (FLORES / "devtest" / f"{language}.devtest").read_text(encoding="utf-8")
+    n_cut = 0
+    for piece in dict.fromkeys(ours._split(text)):
+        segments = splitter.coarse_split(piece)
+        if any(char.isascii() for char in piece[1:]):
+            assert segments is None, piece
+            continue
+        assert "".join(segments) == piece and all(segments)
+        coarse = cut_positions(segments)
+        assert coarse <= cut_positions(splitter.split(piece)), piece
+        assert 1 not in coarse or not piece[0].isascii()
+        n_cut += bool(coarse)
+    if language != "rus_Cyrl":  # Cyrillic letters are seldom cut around on their own
+        assert n_cut > 100

@@ -25,6 +25,8 @@ import heapq
 from itertools import compress, repeat
 from operator import add
 
+import regex
+
 NO_MERGE = 1 << 62  # larger than any rank
 LONG_PIECE_BYTES = 256  # above this, the heap version wins
 BYTE_PARTS = [bytes([b]) for b in range(256)]  # byte value -> its one-byte part
@@ -210,6 +212,14 @@ class SafeSplitter:
     with x + d[:i] (x: the byte before c) or starts with d[i:] + y (y: the byte after c); so (2) is
     checked from the minimum rank of the tokens with each such suffix or prefix, `_min_rank_ending`
     and `_min_rank_starting`. The same holds under the pair rule (it only forbids merges).
+
+    Coarse cuts. Testing every pair of characters costs about as much as the rest of the encoder on
+    CJK text, so `coarse_split` first makes the cuts that one character decides alone, in C: a
+    character A with no junction after it in any token (`_afters_of(A)` empty) may be cut after,
+    whatever multi-byte character follows; a character B none of whose heads follows a junction in
+    any token may be cut before, whatever precedes. `str.translate` marks those places and
+    `str.split` cuts there. Any subset of safe cuts is exact, so the pair test then runs only on the
+    coarse segments not seen before (most repeat: they are words and particles).
     """
 
     def __init__(self, ranks: dict[bytes, int], left_lengths: dict[bytes, int] | None = None) -> None:
@@ -241,15 +251,31 @@ class SafeSplitter:
             self._junctions.setdefault(key[:cut], set()).add(key[cut:])
         self._min_rank_ending = ending
         self._min_rank_starting = starting
+        # Every head that some token has right after a junction, whatever comes before it.
+        self._any_after: frozenset[bytes] = frozenset().union(*self._junctions.values())
         self._cut_memo: dict[str, bool] = {}  # two characters -> may we cut between them?
         self._afters: dict[str, frozenset[bytes] | None] = {}  # character -> `_afters_of`
         self._heads: dict[str, tuple[bytes, ...] | None] = {}  # character -> `_heads_of`
         self._edge_memo: dict[bytes, bool] = {}  # character with one neighbouring byte -> may it start whole?
         self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
+        self._cut_marks = _CutMarks(self)  # code point -> the character, with its own safe cuts marked
 
     def _memos(self) -> tuple[dict, ...]:
         """Every memo filled from the text seen (all of them: snapshots must miss none)."""
-        return self._cut_memo, self._afters, self._heads, self._edge_memo, self._whole_rank
+        return self._cut_memo, self._afters, self._heads, self._edge_memo, self._whole_rank, self._cut_marks
+
+    def coarse_split(self, piece: str) -> list[str] | None:
+        """`piece` cut where one character alone shows the cut is safe (see the class docstring);
+        None if `piece` holds an ASCII character after its first (no cut next to one is proven)."""
+        if _ASCII_CHAR.search(piece, 1) is not None:
+            return None
+        if len(piece) < 2:
+            return [piece]
+        if piece[0].isascii():  # a leading space or mark: never cut after it
+            segments = [segment for segment in piece[1:].translate(self._cut_marks).split(CUT_MARK) if segment]
+            segments[0] = piece[0] + segments[0]
+            return segments
+        return [segment for segment in piece.translate(self._cut_marks).split(CUT_MARK) if segment]
 
     def clear_memo(self) -> None:
         for memo in self._memos():
@@ -351,6 +377,37 @@ class SafeSplitter:
         for i in range(len(left)):
             found.update(junctions.get(left[i:], ()))
         return frozenset(found)
+
+
+# `coarse_split` marks cuts with an ASCII character: it only works on pieces with no ASCII
+# character after the first, so the mark cannot be part of the text it cuts.
+CUT_MARK = "\x00"
+_ASCII_CHAR = regex.compile(r"[\x00-\x7f]")
+
+
+class _CutMarks(dict):
+    """The translation table of `SafeSplitter.coarse_split`: code point -> its character, with
+    CUT_MARK after it if a cut after it is always safe, before it if a cut before it is. Filled on
+    first sight: `str.translate` asks `__missing__` for a code point not in the table.
+
+    (Measured: filling the table ahead for the vocabulary's characters and learning the others only
+    when a segment is new made Japanese slower, as a new character's first segments are cut
+    without it and their shapes never come again.)"""
+
+    def __init__(self, splitter: SafeSplitter) -> None:
+        super().__init__()
+        self._splitter = splitter
+
+    def __missing__(self, code: int) -> str:
+        char = marked = chr(code)
+        if not char.isascii():
+            splitter = self._splitter
+            if not splitter._afters_of(char):
+                marked = marked + CUT_MARK
+            if splitter._any_after.isdisjoint(_heads_of(char)):
+                marked = CUT_MARK + marked
+        self[code] = marked
+        return marked
 
 
 def _heads_of(char: str) -> tuple[bytes, ...] | None:

@@ -257,28 +257,12 @@ class ByteLevelBPE:
             ids = [rank]
         elif piece.isascii() or len(data) > LONG_PIECE_BYTES:
             ids = merge_piece(data, ranks, left_lengths)
-        else:
-            splitter = self._splitter
+        elif len(data) >= 2 * len(piece) > 2:
             # Cuts fall only between two multi-byte characters: look for them in mostly
             # non-ASCII pieces (CJK, Hangul), not in Latin words with an accent or two.
-            segments = splitter.split(piece) if len(data) >= 2 * len(piece) > 2 else None
-            if segments is None or len(segments) == 1:
-                ids = merge_parts(splitter.initial_parts(data), ranks, left_lengths)
-            else:
-                ids = []
-                segment_cache = self._segment_cache
-                if len(segment_cache) >= self._cache_entries:
-                    segment_cache.clear()
-                for segment in segments:
-                    # subtle: a segment is merged even if it is a whole token (no tiktoken
-                    # shortcut: that applies to pre-tokens only), so it has its own cache.
-                    segment_ids = segment_cache.get(segment)
-                    if segment_ids is None:
-                        segment_data = segment.encode("utf-8")
-                        segment_ids = segment_cache[segment] = merge_piece(
-                            segment_data, ranks, left_lengths, splitter.initial_parts(segment_data)
-                        )
-                    ids.extend(segment_ids)
+            ids = self._encode_segments(self._splitter.coarse_split(piece) or [piece])
+        else:
+            ids = merge_parts(self._splitter.initial_parts(data), ranks, left_lengths)
         cache = self._cache
         if len(cache) >= self._cache_entries:
             # Bounded: drop the oldest quarter (dicts keep insertion order).
@@ -286,6 +270,31 @@ class ByteLevelBPE:
                 del cache[key]
         cache[piece] = ids
         return ids
+
+    def _encode_segments(self, segments: list[str]) -> list[int]:
+        """Ids of consecutive segments of a pre-token, cut at safe places, each cached on its own.
+
+        subtle: a segment is merged even if it is a whole token (tiktoken's shortcut applies to
+        pre-tokens only), so segments have their own cache."""
+        segment_cache = self._segment_cache
+        if len(segment_cache) >= self._cache_entries:
+            segment_cache.clear()
+        ids: list[int] = []
+        for segment in segments:
+            segment_ids = segment_cache.get(segment)
+            if segment_ids is None:
+                segment_ids = segment_cache[segment] = self._encode_segment(segment)
+            ids.extend(segment_ids)
+        return ids
+
+    def _encode_segment(self, segment: str) -> list[int]:
+        """One segment alone: cut again at every safe pair of characters, else merged."""
+        splitter = self._splitter
+        finer = splitter.split(segment)
+        if len(finer) > 1:
+            return self._encode_segments(finer)  # no safe cut is left inside these
+        data = segment.encode("utf-8")
+        return merge_piece(data, self._ranks, self._left_lengths, splitter.initial_parts(data))
 
     def clear_cache(self) -> None:
         """Forget every cached pre-token (for timing a cold encoder)."""
