@@ -241,3 +241,36 @@ def test_help_renders():
     parser = argparse.ArgumentParser()
     help_text = add_speed_parser(parser.add_subparsers()).format_help()
     assert "--check" in help_text and "--update-baseline" in help_text and "25%" in help_text
+
+
+# ---------------------------------------------------------------- instruction counts
+# A real count runs each encoder under valgrind for minutes, so it is not part of the suite; the
+# README's figures come from `python -m benchmark.speed_instructions`. These pin the plumbing.
+
+
+def test_instruction_count_is_read_from_callgrinds_summary(tmp_path):
+    from benchmark.speed_instructions import _total_instructions
+
+    out = tmp_path / "callgrind.out"
+    out.write_text("# callgrind format\nevents: Ir\nfl=x\nfn=y\n1 5\nsummary: 123456\n")
+    assert _total_instructions(out, what="x") == 123456
+    out.write_text("events: Ir\ntotals: 0\n")  # the toggle function never ran
+    with pytest.raises(BenchmarkError, match="sys_call_tracing"):
+        _total_instructions(out, what="x")
+
+
+def test_instruction_count_without_valgrind_says_what_is_missing(monkeypatch):
+    import benchmark.speed_instructions as instructions
+
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    with pytest.raises(BenchmarkError, match="needs valgrind"):
+        instructions.count_instructions("ours", "eng_Latn")
+
+
+def test_instruction_table_ratios_and_median():
+    from benchmark.speed_instructions import format_table
+
+    table = format_table({"a": {"ours": 300, "tiktoken": 100}, "b": {"ours": 200, "tiktoken": 100},
+                          "c": {"ours": 500, "tiktoken": 100}})
+    assert "| a | 300 | 100 | 3.00 | 0.33x |" in table
+    assert "worst 0.20x tiktoken, median 0.33x" in table
