@@ -1,8 +1,10 @@
-"""How fast our encoder is, as ratios to tiktoken that travel between machines; and the check.
+"""How fast our encoder is, as ratios to tiktoken that survive a busy machine; and the check.
 
 Absolute seconds drift between machines and between runs on one machine, so the figure we track
 is our encode time divided by tiktoken's (`cl100k_base`, the same ranks and pattern) on the same
 text, measured interleaved in one process: a busy neighbour slows both alike and the ratio keeps.
+It does not keep across machines (an interpreter and compiled code slow down differently):
+re-record the baseline on the machine that checks; `benchmark.speed_instructions` counts instructions.
 
 Per FLORES-200 devtest language, three figures (issue 2, "How fast"), each sentence encoded on its
 own, through `benchmark.timing.measure_throughput` (the code the harness's throughput table uses):
