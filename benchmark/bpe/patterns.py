@@ -8,6 +8,9 @@ Unicode classes (`\\p{L}`) and the possessive quantifiers (`++`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import regex
 
 # GPT-2 (r50k/p50k): tiktoken's faster equivalent of the original release's pattern.
@@ -88,6 +91,14 @@ EXECUTION_FORMS: dict[str, str] = {
     ),
     GPT2_PATTERN: r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+$|\s+(?!\S)|\s""",
 }
+
+
+def findall_of(compiled: regex.Pattern[str]) -> Callable[[str], list[str]]:
+    """`compiled.findall`, without `regex` releasing the GIL around every match.
+
+    subtle: by default `regex` lets other threads run during every match (it drops and takes back
+    the GIL each time); nothing else runs here, and that round trip cost ~10% of the split."""
+    return partial(compiled.findall, concurrent=False)
 
 
 def compile_pattern(pattern_text: str | None) -> regex.Pattern[str] | None:

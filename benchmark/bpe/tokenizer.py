@@ -19,7 +19,6 @@ import codecs
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Literal
@@ -27,7 +26,7 @@ from typing import Literal
 import regex
 
 from benchmark.bpe.encode import LONG_PIECE_BYTES, SafeSplitter, merge_parts, merge_piece
-from benchmark.bpe.patterns import compile_pattern, resolve_pattern
+from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
@@ -432,9 +431,7 @@ def _n_merges_for(vocab_size: int, n_special: int) -> int:
 def _splitter(compiled: regex.Pattern[str] | None):
     if compiled is None:
         return lambda text: [text] if text else []
-    # subtle: by default `regex` lets other threads run during every match (it drops and takes
-    # back the GIL each time); nothing else runs here, and that round trip cost ~10% of the split.
-    return partial(compiled.findall, concurrent=False)
+    return findall_of(compiled)
 
 
 def _tables_from_merges(

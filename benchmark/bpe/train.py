@@ -44,9 +44,10 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 from heapq import heapify, heappop, heappush, heapreplace
 from typing import TYPE_CHECKING
+
+from benchmark.bpe.patterns import findall_of
 
 if TYPE_CHECKING:
     import regex
@@ -63,8 +64,7 @@ def count_pretokens(texts: Iterable[str], pattern: regex.Pattern[str] | None) ->
     # Counting str pieces and encoding each distinct piece once is several times faster than
     # encoding every occurrence: the corpus has ~10x more pre-tokens than distinct ones.
     counts: Counter[str] = Counter()
-    # concurrent=False: see tokenizer._splitter.
-    findall = partial(pattern.findall, concurrent=False) if pattern is not None else None
+    findall = findall_of(pattern) if pattern is not None else None
     for index, text in enumerate(texts):
         if not text.isascii():
             _check_encodable(text, index)
