@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import codecs
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -259,7 +259,8 @@ class ByteLevelBPE:
         elif len(data) >= 2 * len(piece) > 2:
             # Cuts fall only between two multi-byte characters: look for them in mostly
             # non-ASCII pieces (CJK, Hangul), not in Latin words with an accent or two.
-            ids = self._encode_segments(self._splitter.coarse_split(piece) or [piece])
+            segments = self._splitter.coarse_split(piece) or [piece]
+            ids = self._encode_segments(segments, self._encode_coarse_segment)
         else:
             ids = merge_parts(self._splitter.initial_parts(data), ranks, left_lengths)
         cache = self._cache
@@ -270,8 +271,9 @@ class ByteLevelBPE:
         cache[piece] = ids
         return ids
 
-    def _encode_segments(self, segments: list[str]) -> list[int]:
-        """Ids of consecutive segments of a pre-token, cut at safe places, each cached on its own.
+    def _encode_segments(self, segments: list[str], encode_new: Callable[[str], list[int]]) -> list[int]:
+        """Ids of consecutive segments of a pre-token, cut at safe places, each cached on its own;
+        `encode_new` encodes a segment the cache does not hold.
 
         subtle: a segment is merged even if it is a whole token (tiktoken's shortcut applies to
         pre-tokens only), so segments have their own cache."""
@@ -282,18 +284,20 @@ class ByteLevelBPE:
         for segment in segments:
             segment_ids = segment_cache.get(segment)
             if segment_ids is None:
-                segment_ids = segment_cache[segment] = self._encode_segment(segment)
+                segment_ids = segment_cache[segment] = encode_new(segment)
             ids.extend(segment_ids)
         return ids
 
-    def _encode_segment(self, segment: str) -> list[int]:
-        """One segment alone: cut again at every safe pair of characters, else merged."""
-        splitter = self._splitter
-        finer = splitter.split(segment)
-        if len(finer) > 1:
-            return self._encode_segments(finer)  # no safe cut is left inside these
+    def _encode_coarse_segment(self, segment: str) -> list[int]:
+        """A coarse segment alone: cut again at every safe pair of characters, then merged."""
+        finer = self._splitter.split(segment)
+        if len(finer) == 1:
+            return self._merge_segment(segment)
+        return self._encode_segments(finer, self._merge_segment)  # no safe cut is left inside these
+
+    def _merge_segment(self, segment: str) -> list[int]:
         data = segment.encode("utf-8")
-        return merge_piece(data, self._ranks, self._left_lengths, splitter.initial_parts(data))
+        return merge_piece(data, self._ranks, self._left_lengths, self._splitter.initial_parts(data))
 
     def clear_cache(self) -> None:
         """Forget every cached pre-token (for timing a cold encoder)."""
