@@ -271,11 +271,11 @@ class SafeSplitter:
             return None
         if len(piece) < 2:
             return [piece]
-        if piece[0].isascii():  # a leading space or mark: never cut after it
-            segments = [segment for segment in piece[1:].translate(self._cut_marks).split(CUT_MARK) if segment]
-            segments[0] = piece[0] + segments[0]
-            return segments
-        return [segment for segment in piece.translate(self._cut_marks).split(CUT_MARK) if segment]
+        head = piece[0] if piece[0].isascii() else ""  # a leading space or mark: never cut after it
+        marked = piece[len(head):].translate(self._cut_marks)
+        segments = [segment for segment in marked.split(CUT_MARK) if segment]
+        segments[0] = head + segments[0]
+        return segments
 
     def clear_memo(self) -> None:
         for memo in self._memos():
