@@ -604,6 +604,15 @@ def _share(value: str) -> float:
     return number
 
 
+def add_text_arguments(parser: argparse.ArgumentParser) -> None:
+    """--languages, --corpus-dir and --max-lines: which FLORES-200 text a speed figure measures."""
+    parser.add_argument("--languages", type=lambda v: tuple(x for x in v.split(",") if x), default=LANGUAGES,
+                        metavar="CODES", help="comma-separated FLORES-200 codes (default: the six)")
+    parser.add_argument("--corpus-dir", type=Path, default=FLORES_DIR, metavar="DIR",
+                        help="a FLORES-200 folder with dev/ and devtest/ (default: the bundled one)")
+    parser.add_argument("--max-lines", type=positive_int, metavar="N", help="only the first N lines of each file")
+
+
 def add_speed_parser(subparsers) -> argparse.ArgumentParser:
     """Register the `speed` verb on the CLI's subparsers; its handler is `run_speed`."""
     parser = subparsers.add_parser(
@@ -623,11 +632,7 @@ def add_speed_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--repeats", type=positive_int, metavar="N",
                         help=f"interleaved repeats per figure (default {DEFAULT_REPEATS}; "
                              f"{BASELINE_REPEATS} with --update-baseline)")
-    parser.add_argument("--languages", type=lambda v: tuple(x for x in v.split(",") if x), default=LANGUAGES,
-                        metavar="CODES", help="comma-separated FLORES-200 codes (default: the six)")
-    parser.add_argument("--corpus-dir", type=Path, default=FLORES_DIR, metavar="DIR",
-                        help="a FLORES-200 folder with dev/ and devtest/ (default: the bundled one)")
-    parser.add_argument("--max-lines", type=positive_int, metavar="N", help="only the first N lines of each file")
+    add_text_arguments(parser)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: process CPU time, immune to other processes taking the core (default); wall")
     parser.add_argument("--ratios-only", action="store_true",

@@ -34,7 +34,7 @@ from typing import Sequence
 
 from benchmark.cli import positive_int
 from benchmark.errors import BenchmarkError
-from benchmark.speed import ENCODING, FLORES_DIR, LANGUAGES, load_flores, tiktoken_encoding
+from benchmark.speed import ENCODING, FLORES_DIR, add_text_arguments, load_flores, tiktoken_encoding
 
 ENCODERS = ("ours", "tiktoken")
 TOGGLE_FUNCTION = "sys_call_tracing"  # CPython's C function behind sys.call_tracing
@@ -121,10 +121,7 @@ def format_table(counts: dict[str, dict[str, int]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmark.speed_instructions", description=__doc__.split("\n")[0])
-    parser.add_argument("--languages", type=lambda v: tuple(x for x in v.split(",") if x), default=LANGUAGES,
-                        metavar="CODES", help="comma-separated FLORES-200 codes (default: the six)")
-    parser.add_argument("--corpus-dir", type=Path, default=FLORES_DIR, metavar="DIR")
-    parser.add_argument("--max-lines", type=positive_int, metavar="N", help="only the first N lines of each file")
+    add_text_arguments(parser)
     parser.add_argument("--jobs", type=positive_int, default=2, metavar="N", help="valgrind runs at a time (default 2)")
     parser.add_argument("--child", nargs=2, metavar=("ENCODER", "LANGUAGE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
