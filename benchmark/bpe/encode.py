@@ -211,7 +211,9 @@ class SafeSplitter:
     in the same order, and agree once c is whole. The first crossing merge makes a token that ends
     with x + d[:i] (x: the byte before c) or starts with d[i:] + y (y: the byte after c); so (2) is
     checked from the minimum rank of the tokens with each such suffix or prefix, `_min_rank_ending`
-    and `_min_rank_starting`. The same holds under the pair rule (it only forbids merges).
+    and `_min_rank_starting`. The same holds under the pair rule (it only forbids merges). The
+    answer depends on x, c and y alone, so `initial_parts` memoizes c's starting parts by those
+    bytes: one slice and one lookup per character.
 
     Coarse cuts. Testing every pair of characters costs about as much as the rest of the encoder on
     CJK text, so `coarse_split` first makes the cuts that one character decides alone, in C: a
@@ -256,13 +258,13 @@ class SafeSplitter:
         self._cut_memo: dict[str, bool] = {}  # two characters -> may we cut between them?
         self._afters: dict[str, frozenset[bytes] | None] = {}  # character -> `_afters_of`
         self._heads: dict[str, tuple[bytes, ...] | None] = {}  # character -> `_heads_of`
-        self._edge_memo: dict[bytes, bool] = {}  # character with one neighbouring byte -> may it start whole?
         self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
+        self._char_parts: dict[bytes, tuple[bytes, ...]] = {}  # character with the byte on each side -> its starting parts
         self._cut_marks = _CutMarks(self)  # code point -> the character, with its own safe cuts marked
 
     def _memos(self) -> tuple[dict, ...]:
         """Every memo filled from the text seen (all of them: snapshots must miss none)."""
-        return self._cut_memo, self._afters, self._heads, self._edge_memo, self._whole_rank, self._cut_marks
+        return self._cut_memo, self._afters, self._heads, self._char_parts, self._whole_rank, self._cut_marks
 
     def coarse_split(self, piece: str) -> list[str] | None:
         """`piece` cut where one character alone shows the cut is safe (see the class docstring);
@@ -318,9 +320,11 @@ class SafeSplitter:
     def initial_parts(self, data: bytes) -> list[bytes]:
         """The starting parts of `data` (valid UTF-8): one part per byte, except a multi-byte
         character that may start whole (see the class docstring)."""
-        memo, whole_rank = self._edge_memo, self._whole_rank
+        memo = self._char_parts
+        if len(memo) >= MEMO_ENTRIES:
+            memo.clear()
         parts: list[bytes] = []
-        append = parts.append
+        append, extend = parts.append, parts.extend
         position, n = 0, len(data)
         while position < n:
             lead = data[position]
@@ -329,29 +333,32 @@ class SafeSplitter:
                 position += 1
                 continue
             end = position + (2 if lead < 0xE0 else 3 if lead < 0xF0 else 4)
-            char = data[position:end]
-            whole = whole_rank.get(char, NO_MERGE)
-            if whole == NO_MERGE:
-                whole = whole_rank[char] = _max_merge_rank(char, self._ranks, self._left_lengths)
-            whole = whole is not None  # condition (1)
-            # subtle: the keys cannot collide: x + c starts with a byte that is not a lead byte
-            # (x ends a character), c + y starts with one.
-            if whole and position:
-                key = data[position - 1 : end]
-                whole = memo.get(key)
-                if whole is None:
-                    whole = memo[key] = self._may_start_whole(char, key[:1], b"")
-            if whole and end < n:
-                key = data[position : end + 1]
-                whole = memo.get(key)
-                if whole is None:
-                    whole = memo[key] = self._may_start_whole(char, b"", key[-1:])
-            if whole:
-                append(char)
-            else:
-                parts.extend(map(BYTE_PARTS.__getitem__, char))
+            # The character with the byte on each side (none at an edge) decides it: one key.
+            # subtle: the key says where the character is: it starts with a lead byte iff there is
+            # no byte before (a byte before ends a character: ASCII or a continuation byte), and
+            # ends with a continuation byte iff there is no byte after.
+            key = data[position - 1 if position else 0 : end + 1]
+            char_parts = memo.get(key)
+            if char_parts is None:
+                char_parts = memo[key] = self._parts_of(data[position:end], key)
+            extend(char_parts)
             position = end
         return parts
+
+    def _parts_of(self, char: bytes, key: bytes) -> tuple[bytes, ...]:
+        """The starting parts of `char` with the bytes around it in `key` (see `initial_parts`)."""
+        whole = self._whole_rank.get(char, NO_MERGE)
+        if whole == NO_MERGE:
+            whole = self._whole_rank[char] = _max_merge_rank(char, self._ranks, self._left_lengths)
+        before = key[:1] if key[0] < 0xC0 else b""
+        after = key[-1:] if not _is_continuation(key[-1]) else b""
+        if (
+            whole is not None  # condition (1), then (2) on each side that has a byte
+            and (not before or self._may_start_whole(char, before, b""))
+            and (not after or self._may_start_whole(char, b"", after))
+        ):
+            return (char,)
+        return tuple(map(BYTE_PARTS.__getitem__, char))
 
     def _may_start_whole(self, char: bytes, before: bytes, after: bytes) -> bool:
         """Condition (2) for `char`, which meets (1), with the byte `before` it or the byte `after` it."""
