@@ -218,7 +218,9 @@ class SafeSplitter:
     checked from the minimum rank of the tokens with each such suffix or prefix, `_min_rank_ending`
     and `_min_rank_starting`. The same holds under the pair rule (it only forbids merges). The
     answer depends on x, c and y alone, so `initial_parts` memoizes c's starting parts by those
-    bytes: one slice and one lookup per character.
+    bytes: one slice and one lookup per character. A pre-token's leading ASCII byte and the
+    two-byte character after it (the space and first letter of " слово") are one more such unit,
+    with no byte before it: `_lead_parts_of`.
 
     Coarse cuts. Testing every pair of characters costs about as much as the rest of the encoder on
     CJK text, so `coarse_split` first makes the cuts that one character decides alone, in C: a
@@ -269,13 +271,14 @@ class SafeSplitter:
         self._afters: dict[str, frozenset[bytes] | None] = {}  # character -> `_afters_of`
         self._heads: dict[str, tuple[bytes, ...] | None] = {}  # character -> `_heads_of`
         self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
-        self._char_parts: dict[bytes, tuple[bytes, ...]] = {}  # character with the byte on each side -> its starting parts
+        self._char_parts: dict[bytes, tuple[bytes, ...]] = {}  # character and the byte each side -> its parts
         self._lead_parts: dict[bytes, bytes] = {}  # ASCII byte, character, next byte -> `_lead_parts_of`
         self._cut_marks = _CutMarks(self)  # code point -> the character, with its own safe cuts marked
 
     def _memos(self) -> tuple[dict, ...]:
         """Every memo filled from the text seen (all of them: snapshots must miss none)."""
-        return self._cut_memo, self._afters, self._heads, self._char_parts, self._lead_parts, self._whole_rank, self._cut_marks
+        return (self._cut_memo, self._afters, self._heads, self._char_parts, self._lead_parts, self._whole_rank,
+                self._cut_marks)
 
     def coarse_split(self, piece: str) -> list[str] | None:
         """`piece` cut where one character alone shows the cut is safe (see the class docstring);
