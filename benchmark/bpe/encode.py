@@ -253,10 +253,11 @@ class SafeSplitter:
                 for q in range(1, min(n, 5)):
                     if not _is_continuation(token[q]) and starting.get(key := token[: q + 1], NO_MERGE) > rank:
                         starting[key] = rank
-            elif token[1] >= 0xC0 and n > (q := 2 + _width(token[1])) - 1:
-                # An ASCII byte, a character and the next byte (for `_lead_parts_of`); these keys
-                # start with an ASCII byte, the others above with a byte >= 0x80.
-                if starting.get(key := token[:q], NO_MERGE) > rank:
+            elif 0xC0 <= token[1] < 0xE0 and n >= 4:
+                # An ASCII byte, a two-byte character and the next byte (`_lead_parts_of` takes
+                # only two-byte characters); these keys start with an ASCII byte, the others above
+                # with a byte >= 0x80.
+                if starting.get(key := token[:4], NO_MERGE) > rank:
                     starting[key] = rank
         # Junctions grouped by what comes before: before -> the set of what may come after.
         self._junctions: dict[bytes, set[bytes]] = {}
@@ -382,8 +383,8 @@ class SafeSplitter:
         after = key[-1:] if not _is_continuation(key[-1]) else b""
         if (
             whole is not None  # condition (1), then (2) on each side that has a byte
-            and (not before or self._may_start_whole(char, before, b""))
-            and (not after or self._may_start_whole(char, b"", after))
+            and (not before or self._may_start_whole(char, whole, before, b""))
+            and (not after or self._may_start_whole(char, whole, b"", after))
         ):
             return (char,)
         return tuple(map(BYTE_PARTS.__getitem__, char))
@@ -393,21 +394,18 @@ class SafeSplitter:
         with the byte `after` it (none at the end); b"" if not. Conditions (1) and (2) of the class
         docstring, for a unit with nothing before it."""
         rank = _max_merge_rank(lead, self._ranks, self._left_lengths)
-        if rank is None:
-            return b""
-        starting = self._min_rank_starting
-        if after and not all(starting.get(lead[i:] + after, NO_MERGE) > rank for i in range(len(lead))):
+        if rank is None or (after and not self._may_start_whole(lead, rank, b"", after)):
             return b""
         return lead
 
-    def _may_start_whole(self, char: bytes, before: bytes, after: bytes) -> bool:
-        """Condition (2) for `char`, which meets (1), with the byte `before` it or the byte `after` it."""
-        rank = self._whole_rank[char]
+    def _may_start_whole(self, unit: bytes, rank: int, before: bytes, after: bytes) -> bool:
+        """Condition (2) for `unit` (a character, or `_lead_parts_of`'s pair), which meets (1) with
+        largest rank `rank`, with the byte `before` it or the byte `after` it."""
         if before:
             ending = self._min_rank_ending
-            return all(ending.get(before + char[:i], NO_MERGE) > rank for i in range(1, len(char) + 1))
+            return all(ending.get(before + unit[:i], NO_MERGE) > rank for i in range(1, len(unit) + 1))
         starting = self._min_rank_starting
-        return all(starting.get(char[i:] + after, NO_MERGE) > rank for i in range(len(char)))
+        return all(starting.get(unit[i:] + after, NO_MERGE) > rank for i in range(len(unit)))
 
     def _afters_of(self, char: str) -> frozenset[bytes] | None:
         """Everything a token may have right after a junction that follows `char` (or a tail of it:
