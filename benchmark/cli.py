@@ -306,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where trained tokenizers are cached (default $XDG_CACHE_HOME/tokencost or ~/.cache/tokencost)")
         p.add_argument("--retrain", action="store_true", help="train again even when the cache has the model")
         p.add_argument("--quick", action="store_true",
-                       help=f"a quick look: the first 200 lines per language, sizes 1024 and 4096")
+                       help="a quick look: the first 200 lines per language, sizes 1024 and 4096")
 
     run = verbs.add_parser("run", help="measure everything and write reports/",
                            description="Train, measure every tokenizer on every language, write the reports.")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.errors import BenchmarkError
-from benchmark.fileio import atomic_write_bytes, atomic_write_text  # noqa: F401  (re-exported)
+from benchmark.fileio import atomic_write_text
 
 # History of the file format (pyperf's habit: say what changed).
 #   1: first version.

@@ -81,7 +81,7 @@ class SentencePieceAdapter(Adapter):
     file_suffix = ".model"
 
     def save(self, path: Path) -> None:
-        from benchmark.results import atomic_write_bytes
+        from benchmark.fileio import atomic_write_bytes
 
         atomic_write_bytes(Path(path), self.processor.serialized_model_proto())
 

@@ -139,7 +139,7 @@ class HFAdapter(Adapter):
     file_suffix = ".tokenizer.json"
 
     def save(self, path: Path) -> None:
-        from benchmark.results import atomic_write_bytes
+        from benchmark.fileio import atomic_write_bytes
 
         atomic_write_bytes(Path(path), self.tokenizer.to_str().encode("utf-8"))
 

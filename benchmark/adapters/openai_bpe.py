@@ -7,6 +7,7 @@ tiktoken's (the conformance test checks it), so only the speed differs.
 
 from __future__ import annotations
 
+from benchmark.adapters.base import Adapter
 from benchmark.adapters.openai_tiktoken import EncodingAdapter
 
 FAMILY = "bpe_openai"

@@ -53,7 +53,7 @@ class EncodingAdapter(Adapter):
         """The ranks as a tiktoken rank file (`<base64 token> <rank>` lines); the pattern is not in it."""
         import base64
 
-        from benchmark.results import atomic_write_bytes
+        from benchmark.fileio import atomic_write_bytes
 
         ranks = sorted(self.encoding._mergeable_ranks.items(), key=lambda item: item[1])
         atomic_write_bytes(Path(path), b"".join(base64.b64encode(token) + b" %d\n" % rank for token, rank in ranks))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmark.results import Results, atomic_write_bytes, atomic_write_text, save_results
+from benchmark.fileio import atomic_write_bytes, atomic_write_text
+from benchmark.results import Results, save_results
 
 __all__ = ["write_reports"]
 
