@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmark.bpe import ByteLevelBPE
+from benchmark.bpe.encode import merge_parts, merge_piece
 from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import PATTERNS
 
@@ -106,6 +107,39 @@ def test_letters_of_recent_unicode_split_as_in_tiktoken(pair, char):
 def test_random_text(pair, text):
     ours, theirs = pair
     assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+# Letters of two-byte scripts (Cyrillic, Greek, accented Latin, Hebrew, Arabic...) beside the ASCII
+# that meets them in pre-tokens: every context a pair of two-byte characters can start whole in.
+TWO_BYTE_TEXT = st.text(st.sampled_from(" .,'a1\n") | st.characters(min_codepoint=0x80, max_codepoint=0x7FF), max_size=60)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(TWO_BYTE_TEXT)
+def test_random_text_of_two_byte_scripts(pair, text):
+    ours, theirs = pair
+    ours.clear_cache()  # so the splitter decides each starting part afresh
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+@pytest.mark.parametrize("language", ["rus_Cyrl", "ces_Latn", "spa_Latn"])
+def test_whole_starting_parts_merge_as_bytes_do(pair, language):
+    """The parts `initial_parts` starts whole (characters, pairs of two-byte characters, a leading
+    space and letter) end in the same tokens as one part per byte, on every pre-token of devtest."""
+    ours, _ = pair
+    text = (FLORES / "devtest" / f"{language}.devtest").read_text(encoding="utf-8")
+    ours.clear_cache()
+    n_pairs = 0
+    for piece in dict.fromkeys(ours._split(text)):
+        data = piece.encode("utf-8")
+        if piece.isascii() or len(data) > 256:
+            continue
+        parts = ours._splitter.initial_parts(data)
+        assert b"".join(parts) == data
+        assert merge_parts(list(parts), ours._ranks, None) == merge_piece(data, ours._ranks), piece
+        n_pairs += sum(len(part) == 4 and 0xC0 <= part[0] < 0xE0 and 0xC0 <= part[2] < 0xE0 for part in parts)
+    if language == "rus_Cyrl":
+        assert n_pairs > 1000  # the pair start is really taken, so this test checks it
 
 
 def test_special_tokens_match_tiktoken_when_allowed(pair):
