@@ -218,13 +218,9 @@ class SafeSplitter:
     checked from the minimum rank of the tokens with each such suffix or prefix, `_min_rank_ending`
     and `_min_rank_starting`. The same holds under the pair rule (it only forbids merges). The
     answer depends on x, c and y alone, so `initial_parts` memoizes c's starting parts by those
-    bytes: one slice and one lookup per character. Nothing in the argument needs c to be one
-    character, so two more kinds of unit are tried: a pre-token's leading ASCII byte and the
-    two-byte character after it (the space and first letter of " слово"), with no byte before it
-    (`_lead_parts_of`); and two two-byte characters in a row ("ст"), decided by one key of the two
-    with the byte on each side, which also gives each character's own parts when the pair may not
-    start whole (`_pair_parts_of`). (Measured: Russian unseen text, 11% fewer instructions; Czech
-    1.5% more, the test for a second two-byte character; the other four within 0.2%.)
+    bytes: one slice and one lookup per character. A pre-token's leading ASCII byte and the
+    two-byte character after it (the space and first letter of " слово") are one more such unit,
+    with no byte before it: `_lead_parts_of`.
 
     Coarse cuts. Testing every pair of characters costs about as much as the rest of the encoder on
     CJK text, so `coarse_split` first makes the cuts that one character decides alone, in C: a
@@ -248,8 +244,7 @@ class SafeSplitter:
             for q in range(1, n):
                 if token[q] < 0xC0:
                     continue
-                # token[q] is a lead byte: a character starts at q. (Up to 4 bytes after it: a
-                # character, or `_pair_parts_of`'s two two-byte characters.)
+                # token[q] is a lead byte: a character starts at q.
                 if n - q <= 4 and ending.get(key := token[q - 1 :], NO_MERGE) > rank:
                     ending[key] = rank
                 if _is_continuation(token[q - 1]):
@@ -276,16 +271,15 @@ class SafeSplitter:
         self._cut_memo: dict[str, bool] = {}  # two characters -> may we cut between them?
         self._afters: dict[str, frozenset[bytes] | None] = {}  # character -> `_afters_of`
         self._heads: dict[str, tuple[bytes, ...] | None] = {}  # character -> `_heads_of`
-        self._whole_rank: dict[bytes, int | None] = {}  # character or unit -> R of (1), None if it fails (1)
+        self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
         self._char_parts: dict[bytes, tuple[bytes, ...]] = {}  # character and the byte each side -> its parts
         self._lead_parts: dict[bytes, bytes] = {}  # ASCII byte, character, next byte -> `_lead_parts_of`
-        self._pair_parts: dict[bytes, tuple[bytes, ...]] = {}  # two characters and the byte each side -> parts
         self._cut_marks = _CutMarks(self)  # code point -> the character, with its own safe cuts marked
 
     def _memos(self) -> tuple[dict, ...]:
         """Every memo filled from the text seen (all of them: snapshots must miss none)."""
-        return (self._cut_memo, self._afters, self._heads, self._char_parts, self._lead_parts, self._pair_parts,
-                self._whole_rank, self._cut_marks)
+        return (self._cut_memo, self._afters, self._heads, self._char_parts, self._lead_parts, self._whole_rank,
+                self._cut_marks)
 
     def coarse_split(self, piece: str) -> list[str] | None:
         """`piece` cut where one character alone shows the cut is safe (see the class docstring);
@@ -341,11 +335,9 @@ class SafeSplitter:
     def initial_parts(self, data: bytes) -> list[bytes]:
         """The starting parts of `data` (valid UTF-8): one part per byte, except a multi-byte
         character that may start whole (see the class docstring)."""
-        memo, pair_memo = self._char_parts, self._pair_parts
+        memo = self._char_parts
         if len(memo) >= MEMO_ENTRIES:
             memo.clear()
-        if len(pair_memo) >= MEMO_ENTRIES:
-            pair_memo.clear()
         if len(self._lead_parts) >= MEMO_ENTRIES:
             self._lead_parts.clear()
         parts: list[bytes] = []
@@ -368,16 +360,6 @@ class SafeSplitter:
             if lead < 0x80:
                 append(BYTE_PARTS[lead])
                 position += 1
-                continue
-            if lead < 0xE0 and position + 3 < n and 0xC0 <= data[position + 2] < 0xE0:
-                # Two two-byte characters (Cyrillic, Greek, accented Latin) may start as one part.
-                end = position + 4
-                key = data[position - 1 if position else 0 : end + 1]
-                pair_parts = pair_memo.get(key)
-                if pair_parts is None:
-                    pair_parts = pair_memo[key] = self._pair_parts_of(data[position:end], key)
-                extend(pair_parts)
-                position = end
                 continue
             end = position + _width(lead)
             # The character with the byte on each side (none at an edge) decides it: one key.
@@ -406,31 +388,6 @@ class SafeSplitter:
         ):
             return (char,)
         return tuple(map(BYTE_PARTS.__getitem__, char))
-
-    def _pair_parts_of(self, unit: bytes, key: bytes) -> tuple[bytes, ...]:
-        """The starting parts of `unit` (two two-byte characters) with the bytes around it in `key`
-        (the same key as `_parts_of`'s): the unit whole if it may start as one part, else each
-        character's own parts."""
-        before = key[:1] if key[0] < 0xC0 else b""
-        after = key[-1:] if not _is_continuation(key[-1]) else b""
-        if unit in self._ranks:  # else it cannot merge into one token: fails (1)
-            rank = self._whole_rank.get(unit, NO_MERGE)
-            if rank == NO_MERGE:
-                rank = self._whole_rank[unit] = _max_merge_rank(unit, self._ranks, self._left_lengths)
-            if (
-                rank is not None
-                and (not before or self._may_start_whole(unit, rank, before, b""))
-                and (not after or self._may_start_whole(unit, rank, b"", after))
-            ):
-                return (unit,)
-        memo, skip = self._char_parts, len(before)
-        parts = []
-        for char, char_key in ((unit[:2], key[: skip + 3]), (unit[2:], key[skip + 1 :])):
-            char_parts = memo.get(char_key)
-            if char_parts is None:
-                char_parts = memo[char_key] = self._parts_of(char, char_key)
-            parts.extend(char_parts)
-        return tuple(parts)
 
     def _lead_parts_of(self, lead: bytes, after: bytes) -> bytes:
         """`lead` (an ASCII byte and a character, first in a pre-token) if it may start as one part,
