@@ -271,7 +271,7 @@ class SafeSplitter:
         self._cut_memo: dict[str, bool] = {}  # two characters -> may we cut between them?
         self._afters: dict[str, frozenset[bytes] | None] = {}  # character -> `_afters_of`
         self._heads: dict[str, tuple[bytes, ...] | None] = {}  # character -> `_heads_of`
-        self._whole_rank: dict[bytes, int | None] = {}  # character -> R of (1), None if it fails (1)
+        self._whole_rank: dict[bytes, int | None] = {}  # unit -> R of (1), None if it fails (1)
         self._char_parts: dict[bytes, tuple[bytes, ...]] = {}  # character and the byte each side -> its parts
         self._lead_parts: dict[bytes, bytes] = {}  # ASCII byte, character, next byte -> `_lead_parts_of`
         self._cut_marks = _CutMarks(self)  # code point -> the character, with its own safe cuts marked
@@ -376,31 +376,32 @@ class SafeSplitter:
 
     def _parts_of(self, char: bytes, key: bytes) -> tuple[bytes, ...]:
         """The starting parts of `char` with the bytes around it in `key` (see `initial_parts`)."""
-        whole = self._whole_rank.get(char, NO_MERGE)
-        if whole == NO_MERGE:
-            whole = self._whole_rank[char] = _max_merge_rank(char, self._ranks, self._left_lengths)
         before = key[:1] if key[0] < 0xC0 else b""
         after = key[-1:] if not _is_continuation(key[-1]) else b""
-        if (
-            whole is not None  # condition (1), then (2) on each side that has a byte
-            and (not before or self._may_start_whole(char, whole, before, b""))
-            and (not after or self._may_start_whole(char, whole, b"", after))
-        ):
+        if self._starts_whole(char, before, after):
             return (char,)
         return tuple(map(BYTE_PARTS.__getitem__, char))
 
     def _lead_parts_of(self, lead: bytes, after: bytes) -> bytes:
         """`lead` (an ASCII byte and a character, first in a pre-token) if it may start as one part,
-        with the byte `after` it (none at the end); b"" if not. Conditions (1) and (2) of the class
-        docstring, for a unit with nothing before it."""
-        rank = _max_merge_rank(lead, self._ranks, self._left_lengths)
-        if rank is None or (after and not self._may_start_whole(lead, rank, b"", after)):
-            return b""
-        return lead
+        with the byte `after` it (none at the end); b"" if not."""
+        return lead if self._starts_whole(lead, b"", after) else b""
+
+    def _starts_whole(self, unit: bytes, before: bytes, after: bytes) -> bool:
+        """Conditions (1) and (2) of the class docstring for `unit` (a character, or
+        `_lead_parts_of`'s pair) between the bytes `before` and `after` (b"" where there is none)."""
+        rank = self._whole_rank.get(unit, NO_MERGE)
+        if rank == NO_MERGE:
+            rank = self._whole_rank[unit] = _max_merge_rank(unit, self._ranks, self._left_lengths)
+        return (
+            rank is not None  # condition (1), then (2) on each side that has a byte
+            and (not before or self._may_start_whole(unit, rank, before, b""))
+            and (not after or self._may_start_whole(unit, rank, b"", after))
+        )
 
     def _may_start_whole(self, unit: bytes, rank: int, before: bytes, after: bytes) -> bool:
-        """Condition (2) for `unit` (a character, or `_lead_parts_of`'s pair), which meets (1) with
-        largest rank `rank`, with the byte `before` it or the byte `after` it."""
+        """Condition (2) for `unit`, which meets (1) with largest rank `rank`, with the byte
+        `before` it or the byte `after` it."""
         if before:
             ending = self._min_rank_ending
             return all(ending.get(before + unit[:i], NO_MERGE) > rank for i in range(1, len(unit) + 1))
