@@ -184,9 +184,9 @@ def _is_continuation(byte: int) -> bool:
     return 0x80 <= byte < 0xC0
 
 
-def _width(lead: int) -> int:
-    """The length in bytes of the UTF-8 character that starts with the lead byte `lead`."""
-    return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+# Lead byte -> the length in bytes of the UTF-8 character it starts (0 for a continuation byte):
+# a table, as a function call per character cost Russian 1.8% of its instructions.
+CHAR_WIDTH = bytes([1] * 0x80 + [0] * 0x40 + [2] * 0x20 + [3] * 0x10 + [4] * 0x10)
 
 
 class SafeSplitter:
@@ -361,7 +361,7 @@ class SafeSplitter:
                 append(BYTE_PARTS[lead])
                 position += 1
                 continue
-            end = position + _width(lead)
+            end = position + CHAR_WIDTH[lead]
             # The character with the byte on each side (none at an edge) decides it: one key.
             # subtle: the key says where the character is: it starts with a lead byte iff there is
             # no byte before (a byte before ends a character: ASCII or a continuation byte), and
