@@ -18,7 +18,9 @@ A trained model file looks like this (one merge per line, with the text it makes
 A model built from a tiktoken rank table stores `"ranks": [["<base64 token>", id], ...]` instead of
 merges. The fingerprint is SHA-256 over the canonical content (pattern, merges or ranks, special
 tokens; not the readable texts, which are derived), so the same training gives the same
-fingerprint, and a file edited by hand is refused on load.
+fingerprint, and a file edited by hand is refused on load: an edit to the content breaks the
+fingerprint, an edit to a derived field (a merge's text, `pattern_name`) no longer matches what
+the content gives.
 """
 
 from __future__ import annotations
@@ -121,7 +123,23 @@ def load_model(cls: type[ByteLevelBPE], path: Path) -> ByteLevelBPE:
             f"{path}: fingerprint mismatch (file says {raw.get('fingerprint')!r}, content hashes to "
             f"{model.fingerprint}): the file was changed after it was saved; train and save it again"
         )
+    _check_derived_fields(raw, model, path)
     return model
+
+
+def _check_derived_fields(raw: dict, model: ByteLevelBPE, path: Path) -> None:
+    """The readable fields outside the fingerprint must say what the content gives."""
+    if "pattern_name" in raw and raw["pattern_name"] != model.pattern_name:
+        raise ModelFileError(
+            f"{path}: 'pattern_name' is {raw['pattern_name']!r} but the pattern stored is "
+            f"{model.pattern_name!r}: the file was changed after it was saved; train and save it again"
+        )
+    for k, entry in enumerate(raw.get("merges", ())):
+        if len(entry) > 2 and entry[2] != (made := _readable(model.token_bytes(256 + k))):
+            raise ModelFileError(
+                f"{path}: merge {k + 1} ({entry[0]}, {entry[1]}) is written as making {entry[2]!r}, but it "
+                f"makes {made!r}: the file was changed after it was saved; train and save it again"
+            )
 
 
 def save_tiktoken_ranks(model: ByteLevelBPE, path: Path) -> None:

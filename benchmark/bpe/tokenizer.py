@@ -423,6 +423,8 @@ class StreamingDecoder:
 
 
 def _n_merges_for(vocab_size: int, n_special: int) -> int:
+    if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
+        raise TypeError(f"vocab_size must be an int, got {vocab_size!r}")
     n_merges = vocab_size - 256 - n_special
     if n_merges < 0:
         raise ValueError(
