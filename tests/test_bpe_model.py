@@ -118,9 +118,14 @@ def test_special_tokens_come_after_the_merges_and_are_opt_in(model):
 
 def test_training_stops_below_min_frequency():
     bpe = ByteLevelBPE.train(["abcd abcd xyz"], 10_000, min_frequency=2)
-    # "ab", "abc"... occur twice; everything else once: training stops early and says so.
-    assert 256 < bpe.vocab_size < 300
-    assert bpe.vocab_size == 256 + len(bpe.merges)
+    # Pre-tokens "abcd", " abcd", " xyz": ab, bc and cd occur twice, everything else once. Ties go
+    # to the smallest (left_id, right_id): ab (97, 98), then cd (99, 100) before (ab, c) = (256, 99),
+    # then abcd; nothing else occurs twice, so training stops at 259 and says so.
+    assert [bpe.token_bytes(256 + k) for k in range(len(bpe.merges))] == [b"ab", b"cd", b"abcd"]
+    assert bpe.vocab_size == 259 == 256 + len(bpe.merges)
+    # min_frequency decides where it stops: once is enough for 7 merges, three times for none.
+    assert ByteLevelBPE.train(["abcd abcd xyz"], 10_000, min_frequency=1).vocab_size == 263
+    assert ByteLevelBPE.train(["abcd abcd xyz"], 10_000, min_frequency=3).vocab_size == 256
 
 
 def test_vocab_size_below_the_byte_alphabet_is_refused():
@@ -181,6 +186,24 @@ def test_an_edited_file_is_refused(model, tmp_path):
     raw["merges"][5][1] = raw["merges"][6][1]
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(ModelFileError, match="fingerprint mismatch"):
+        ByteLevelBPE.load(path)
+
+
+@pytest.mark.parametrize("field", ["merge text", "pattern_name"])
+def test_an_edited_readable_field_is_refused(model, tmp_path, field):
+    # These fields are outside the fingerprint (they are derived), so the load checks them itself.
+    path = tmp_path / "model.json"
+    model.save(path)
+    ByteLevelBPE.load(path)  # as saved: fine
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    if field == "merge text":
+        raw["merges"][3][2] = "zz"
+        expected = r"merge 4 \(\d+, \d+\) is written as making 'zz'"
+    else:
+        raw["pattern_name"] = "gpt2"
+        expected = "'pattern_name' is 'gpt2' but the pattern stored is 'cl100k'"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(ModelFileError, match=expected):
         ByteLevelBPE.load(path)
 
 
