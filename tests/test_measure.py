@@ -73,13 +73,15 @@ def test_a_row_checked_by_hand():
     m = measure_language(adapter, ["the cat sat on a mat"], [], repeats=1)
     row = build_row(adapter, "eng", ["the cat sat on a mat"], m, m)
     assert row.unk_rate == pytest.approx(3 / 6)  # on, a, mat
+    assert row.roundtrip_rate == 0.0  # the one sentence comes back with <unk> in it
+    # Measured against itself (the reference's own row): premium exactly 1, a zero-width interval.
+    assert row.premium == 1.0 and row.premium_ci_low == row.premium_ci_high == 1.0
 
     # A model without an unknown token has no unk rate (None, like byte_fallback_rate), not 0.0.
     adapter.unk_id = None
     m = measure_language(adapter, english, english, repeats=1)
-    assert build_row(adapter, "eng", english, m, m).unk_rate is None
-    assert row.roundtrip_rate == 0.0
-    assert row.premium == 1.0 and row.premium_ci_low == row.premium_ci_high == 1.0
+    no_unk = build_row(adapter, "eng", english, m, m)
+    assert no_unk.unk_rate is None and no_unk.n_tokens == sum(len(adapter.encode(line)) for line in english)
 
 
 def test_skipped_rows_keep_the_text_counts():
