@@ -13,6 +13,7 @@ code) call the same functions. A `BenchmarkError` is printed as one line on stde
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -47,10 +48,12 @@ def cmd_run(
     out: TextIO | None = None,
 ) -> list[Path]:
     """Measure, save results.json, render the reports; return the files written."""
-    from benchmark.measure import progress_enabled, run_benchmark
+    from benchmark.measure import needs_training, progress_enabled, run_benchmark
     from benchmark.results import save_results
 
     out = out or sys.stdout
+    output = Path(output)
+    check_output_folder(output)  # before minutes of measuring, not after
     config = _config(quick=quick, languages=languages, reference=reference, vocab_sizes=vocab_sizes,
                      tokenizers=tokenizers, tokenizer_files=tokenizer_files,
                      tokenizer_file_pattern=tokenizer_file_pattern, corpus=corpus, train_corpus=train_corpus,
@@ -58,7 +61,16 @@ def cmd_run(
     started = time.perf_counter()
     show = progress_enabled() if progress is None else progress
     results = run_benchmark(config, show_progress=show)
-    output = Path(output)
+    if not any(row.ok for row in results.rows):
+        # A report of nothing would still print findings ("every tokenizer gives back every
+        # sentence"); better to say why and write nothing.
+        reasons = sorted({f"{row.tokenizer}: {row.status}" for row in results.rows})
+        raise BenchmarkError("nothing was measured, every tokenizer was skipped: " + "; ".join(reasons[:4])
+                             + (f"; and {len(reasons) - 4} more" if len(reasons) > 4 else ""))
+    never_learnt = [code for code, source in results.record.settings["train_language_of"].items() if source is None]
+    if never_learnt and needs_training(config):
+        print(f"warning: the training corpus has no {', '.join(never_learnt)}: the trained tokenizers are "
+              "measured on a language they never learnt (the report says so too)", file=sys.stderr)
     # Saved before rendering: a failing plot must not lose the measurements.
     save_results(results, output / "results.json")
     written = _write_reports(results, output, plots=plots, out=out, show_progress=show)
@@ -194,6 +206,7 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
     out = out or sys.stdout
     results = load_results(Path(results_path))
     output = Path(output) if output is not None else Path(results_path).parent
+    check_output_folder(output)
     from benchmark.measure import progress_enabled
 
     written = _write_reports(results, output, plots=plots, out=out, show_progress=progress_enabled())
@@ -229,6 +242,19 @@ def _config(*, quick: bool, languages, reference, vocab_sizes, tokenizers, token
     values = {k: v for k, v in values.items() if v is not None}
     values.setdefault("repeats", DEFAULT_REPEATS)
     return RunConfig(**values)
+
+
+def check_output_folder(folder: Path) -> None:
+    """A BenchmarkError unless reports can be written into `folder` (which need not exist yet)."""
+    folder = Path(folder)
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "is a file" if existing == folder else f"cannot be made: {existing} is a file"
+        raise BenchmarkError(f"{folder}: {what}; the output must be a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BenchmarkError(f"{folder}: cannot write into {existing} (permission denied)")
 
 
 def _write_reports(results, output: Path, *, plots: bool, out: TextIO, show_progress: bool = False) -> list[Path]:
@@ -319,7 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="add a tokenizer from a file (HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON); repeatable")
     add_rank_file_pattern(run)
     run.add_argument("--repeats", type=positive_int, metavar="N", help="timed repeats per tokenizer and language (default 3)")
-    run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
+    run.add_argument("--no-plots", action="store_true",
+                     help="skip the plots (faster); old plots in the output folder are removed")
     run.set_defaults(handler=lambda a: cmd_run(
         output=a.output, quick=a.quick, languages=a.languages, reference=a.reference, vocab_sizes=a.vocab_sizes,
         tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file, tokenizer_file_pattern=a.rank_file_pattern,
@@ -361,7 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--results", type=Path, default=DEFAULT_OUTPUT / "results.json", metavar="PATH",
                         help="the saved results (default reports/results.json)")
     report.add_argument("--output", type=Path, metavar="DIR", help="where to write (default: the results file's folder)")
-    report.add_argument("--no-plots", action="store_true", help="skip the plots")
+    report.add_argument("--no-plots", action="store_true",
+                        help="skip the plots; old plots in the output folder are removed")
     report.set_defaults(handler=lambda a: cmd_report(results_path=a.results, output=a.output, plots=not a.no_plots))
     from benchmark.speed import add_speed_parser  # `speed`: encoder speed ratios to tiktoken, --check
 

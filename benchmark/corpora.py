@@ -227,6 +227,8 @@ def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
     >>> load_corpus(Path("my_corpus"), ["eng", "hin_Deva"])   # my_corpus/eng.txt, my_corpus/hin_Deva.txt
     """
     root = Path(root)
+    if root.is_file():
+        raise BenchmarkError(f"{root}: is a file; a corpus is a folder of <code>.txt files")
     if not root.is_dir():
         raise BenchmarkError(f"{root}: no such corpus folder; expected a folder of <code>.txt files")
     if root.resolve() == BUNDLED_CORPUS_DIR.resolve():

@@ -6,7 +6,9 @@ The protocol:
   lines per language. The corpus is parallel, so equal lines means equal content; equal bytes
   would instead give scripts with more bytes per sentence fewer sentences.
 - Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
-  while training stays on the other corpus): no measurement sees training text.
+  while training stays on the other corpus): no measurement sees training text. That is checked
+  line by line, not assumed from folder names: a run with trained tokenizers is refused if more
+  than 5% of a language's measured lines are training text, and the report counts the few others.
 - Each sentence is encoded on its own as plain text; `n_tokens` is the sum.
 - A user corpus trains (and, without a dev split, warms up) on the training corpus's counterpart
   of each language: the same code or the same language part (`eng` -> `eng_Latn`). Languages
@@ -61,6 +63,10 @@ from benchmark.timing import machine_info, measure_throughput
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
 DEFAULT_REPEATS = 3
+# Above this share of a language's measured lines found word for word in the training text, a run
+# with trained tokenizers is refused: that is measuring on training data. Below it (a few common
+# lines such as "Yes." in two unrelated corpora) the report gives the count.
+MAX_SHARE_MEASURED_IN_TRAINING = 0.05
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
 
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
@@ -123,6 +129,8 @@ class Plan:
     warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
     training: TrainingText
     tokenizer_ids: tuple[str, ...]
+    # measured language -> how many of its measured lines occur, word for word, in the training text
+    n_measured_in_training: dict[str, int]
 
 
 # ---------------------------------------------------------------- planning
@@ -147,6 +155,9 @@ def resolve_languages(root: Path, languages: Sequence[str] | None, reference: st
     `need_reference=False` (training only: no premium) makes a corpus without English fine; the
     reference is then the English code if there is one, else None."""
     available = list_corpus_languages(root)
+    if not available:
+        load_corpus(root)  # says what is wrong with the folder (missing, a file, no texts, no devtest/)
+        raise BenchmarkError(f"{root}: no language files found")
     if reference is None and not need_reference:
         reference = next((code for code in ENGLISH_CODES if code in available), None)
         return (tuple(dict.fromkeys(languages)) if languages is not None else None), reference
@@ -189,7 +200,7 @@ def plan_run(config: RunConfig) -> Plan:
         wanted = list(dict.fromkeys(counterpart.values())) or None
         train_corpus = load_corpus(train_root, wanted)
     if (same_corpus and not config.train_only and corpus.train_split == corpus.measure_split
-            and _needs_training(config)):
+            and needs_training(config)):
         raise BenchmarkError(
             f"{root}: has no dev/ and devtest/ subfolders, so training on it would measure on "
             "training text; add the subfolders or train elsewhere with --train-corpus DIR"
@@ -226,6 +237,22 @@ def plan_run(config: RunConfig) -> Plan:
             warm_source[code] = ("none: timed cold (no dev split here and no counterpart in "
                                  f"{train_corpus.name})")
 
+    # The report says no measurement sees training text: check it line by line, whatever the
+    # folders are called (another folder can hold the same text).
+    training_lines = set(training.texts)
+    n_measured_in_training = {code: sum(line in training_lines for line in measure_texts[code])
+                              for code in languages}
+    if not config.train_only and needs_training(config):
+        for code in languages:
+            share = n_measured_in_training[code] / max(1, len(measure_texts[code]))
+            if share > MAX_SHARE_MEASURED_IN_TRAINING:
+                raise BenchmarkError(
+                    f"{corpus.root}: {n_measured_in_training[code]} of the {len(measure_texts[code])} {code} lines "
+                    f"measured are also training text in {train_corpus.root} ({train_split} split); measure "
+                    "on text the trained tokenizers have not seen (a corpus with dev/ and devtest/ "
+                    "trains on dev and measures devtest)"
+                )
+
     # Seconds, not minutes: a missing or unreadable tokenizer file fails before any training.
     check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
     ids = select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files])
@@ -233,6 +260,7 @@ def plan_run(config: RunConfig) -> Plan:
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
         train_languages=train_languages, train_language_of=counterpart, measure_texts=measure_texts, warm_texts=warm_texts,
         warm_source=warm_source, training=training, tokenizer_ids=tuple(ids),
+        n_measured_in_training=n_measured_in_training,
     )
 
 
@@ -256,7 +284,8 @@ def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str,
     return matched
 
 
-def _needs_training(config: RunConfig) -> bool:
+def needs_training(config: RunConfig) -> bool:
+    """Whether the run has tokenizers trained by this program (not pretrained, not from a file)."""
     ids = select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files])
     return any(i not in PRETRAINED and not i.startswith("file/") for i in ids)
 
@@ -447,6 +476,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         "train_split": plan.train_corpus.train_split,
         "train_languages": list(plan.train_languages),
         "train_language_of": {code: plan.train_language_of.get(code) for code in plan.languages},
+        "n_measured_lines_in_training": dict(plan.n_measured_in_training),
         "train_share": "equal number of lines per language (parallel lines: the same content in each)",
         "n_train_lines_per_language": len(plan.training.texts) // max(1, len(plan.train_languages)),
         "training_text_sha256": plan.training.sha256,

@@ -28,6 +28,10 @@ RESULTS_FORMAT_VERSION = 1
 TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second")
 
 
+# A row field's annotation -> the types its value may have (ints are fine where floats are).
+_FIELD_TYPES = {"str": str, "int": int, "float | None": (int, float, type(None))}
+
+
 @dataclass(frozen=True)
 class ResultRow:
     """One tokenizer on one language. Float fields are None when not applicable or skipped."""
@@ -57,6 +61,10 @@ class ResultRow:
     status: str  # "ok" or "skipped: <reason>"
 
     def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value, wanted = getattr(self, f.name), _FIELD_TYPES[f.type]
+            if not isinstance(value, wanted) or isinstance(value, bool):
+                raise ValueError(f"{f.name} must be {f.type}, got {value!r} (row {self.tokenizer!r}/{self.language!r})")
         if not self.tokenizer or not self.language:
             raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
         if not (self.status == "ok" or self.status.startswith("skipped: ")):
@@ -123,6 +131,8 @@ def load_results(path: Path) -> Results:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BenchmarkError(f"{path}: no such results file; run `python -m benchmark run` first") from None
+    except IsADirectoryError:
+        raise BenchmarkError(f"{path}: is a folder; give the results file itself, e.g. {path / 'results.json'}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BenchmarkError(f"{path}: not a results.json ({exc})") from None
     version = raw.get("format_version") if isinstance(raw, dict) else None
@@ -131,9 +141,16 @@ def load_results(path: Path) -> Results:
             f"{path}: results format version {version!r}, this program reads {RESULTS_FORMAT_VERSION}; "
             "run `python -m benchmark run` again to regenerate it"
         )
+    if not isinstance(raw.get("rows"), list):
+        raise BenchmarkError(f"{path}: malformed results: no list of rows")
+    rows = []
+    for number, row in enumerate(raw["rows"], start=1):
+        try:
+            rows.append(ResultRow(**row))
+        except (TypeError, ValueError) as exc:
+            raise BenchmarkError(f"{path}: malformed results, row {number}: {exc}") from None
     try:
-        rows = tuple(ResultRow(**row) for row in raw["rows"])
         record = RunRecord(**raw["record"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise BenchmarkError(f"{path}: malformed results ({exc})") from None
-    return Results(rows=rows, record=record)
+        raise BenchmarkError(f"{path}: malformed results, record: {exc}") from None
+    return Results(rows=tuple(rows), record=record)

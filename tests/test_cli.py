@@ -167,3 +167,83 @@ def test_bad_tokenizer_file_fails_before_training(tmp_path, capsys):
                      "--vocab-sizes", "300", "--output", str(tmp_path / "out"), "--cache-dir", str(cache)]) == 2
         assert path in capsys.readouterr().err
     assert not cache.exists()  # nothing was trained
+
+
+def _one_error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    return err
+
+
+def test_output_and_results_paths_are_checked_before_measuring(tmp_path, capsys):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("mine\n", encoding="utf-8")
+    for output, message in ((a_file, "is a file; the output must be a folder"),
+                            (a_file / "sub", f"cannot be made: {a_file} is a file")):
+        assert main(["run", "--quick", "--tokenizers", "tiktoken/cl100k_base", "--output", str(output)]) == 2
+        assert message in _one_error(capsys)
+    assert a_file.read_text(encoding="utf-8") == "mine\n"
+    assert main(["report", "--results", str(tmp_path)]) == 2
+    assert "is a folder; give the results file itself" in _one_error(capsys)
+
+
+def test_run_names_what_is_wrong_with_a_corpus_folder(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "dev_only" / "dev").mkdir(parents=True)
+    (tmp_path / "dev_only" / "dev" / "eng.txt").write_text("one\n", encoding="utf-8")
+    (tmp_path / "a_file").write_text("one\n", encoding="utf-8")
+    cases = {"missing": "no such corpus folder", "empty": "no <code>.txt files",
+             "dev_only": "devtest: missing", "a_file": "is a file; a corpus is a folder"}
+    for name, message in cases.items():
+        for extra in ([], ["--reference", "eng"]):
+            assert main(["run", "--corpus", str(tmp_path / name), "--tokenizers", "tiktoken/cl100k_base",
+                         "--output", str(tmp_path / "out"), *extra]) == 2
+            assert message in _one_error(capsys), (name, extra)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_that_measures_nothing_is_an_error(tmp_path, capsys):
+    assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--train-corpus", str(DATA / "tiny_split"),
+                 "--vocab-sizes", "100000", "--tokenizers", "bpe/*", "--repeats", "1",
+                 "--output", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "cache"), "--no-plots"]) == 2
+    err = _one_error(capsys)
+    assert "nothing was measured" in err and "bpe/cl100k-100000: skipped: " in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_measuring_training_text_is_refused_whatever_the_folders(tmp_path, capsys):
+    # The training corpus is a copy of the measured text under another name: the guard compares
+    # lines, not paths.
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in (DATA / "tiny_corpus").iterdir():
+        (copy / path.name).write_bytes(path.read_bytes())
+    assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--train-corpus", str(copy),
+                 "--vocab-sizes", "260", "--tokenizers", "bpe/*", "--output", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache"), "--no-plots"]) == 2
+    assert "3 of the 3 eng lines measured are also training text" in _one_error(capsys)
+    assert not (tmp_path / "out").exists()
+    # Pretrained tokenizers learn nothing here, so the same corpora are fine for them.
+    assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--train-corpus", str(copy),
+                 "--tokenizers", "tiktoken/cl100k_base", "--repeats", "1", "--output", str(tmp_path / "out"),
+                 "--no-plots"]) == 0, capsys.readouterr().err
+
+
+def test_a_language_the_training_never_saw_is_flagged(tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for path in (DATA / "tiny_corpus").iterdir():
+        (corpus / path.name).write_bytes(path.read_bytes())
+    (corpus / "xyz.txt").write_bytes((DATA / "tiny_corpus" / "jpn.txt").read_bytes())
+    output = tmp_path / "out"
+    assert main(["run", "--corpus", str(corpus), "--train-corpus", str(DATA / "tiny_split"),
+                 "--vocab-sizes", "260", "--tokenizers", "bpe/*", "--repeats", "1", "--output", str(output),
+                 "--cache-dir", str(tmp_path / "cache"), "--no-plots"]) == 0
+    err = capsys.readouterr().err
+    # tiny_split has eng and jpn: spa and xyz were never learnt.
+    assert "warning: the training corpus has no spa, xyz" in err
+    readme = (output / "README.md").read_text(encoding="utf-8")
+    assert "They saw no text at all in" in readme and "xyz" in readme.split("They saw no text at all in")[1][:80]
+    assert "No measured sentence occurs in the training text (checked line by line)." in readme
+    settings = load_results(output / "results.json").record.settings
+    assert settings["n_measured_lines_in_training"] == {"eng": 0, "jpn": 0, "spa": 0, "xyz": 0}

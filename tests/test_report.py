@@ -259,3 +259,28 @@ def test_families_still_improving_everywhere_share_one_sentence(results):
     assert len(sentences) == 1
     assert "our byte-level BPE and HF byte-level BPE is still improving at 4,096" in sentences[0]
     assert f"{min(gains):.0%} to {max(gains):.0%}" in sentences[0]
+
+
+def test_plots_of_an_earlier_render_do_not_stay(results, tmp_path):
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    for name in PLOT_NAMES:
+        (plots / f"{name}.png").write_bytes(b"an earlier run")
+        (plots / f"{name}.svg").write_bytes(b"an earlier run")
+    (plots / "mine.png").write_bytes(b"not ours")
+    write_reports(results, tmp_path, plots=False)
+    assert sorted(p.name for p in plots.iterdir()) == ["mine.png"]  # only files we write are removed
+
+
+def test_a_malformed_row_is_named(tmp_path):
+    import json
+
+    from benchmark.errors import BenchmarkError
+
+    raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    raw["rows"][2]["n_tokens"] = "abc"
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    tokenizer, language = raw["rows"][2]["tokenizer"], raw["rows"][2]["language"]
+    with pytest.raises(BenchmarkError, match=f"row 3: n_tokens must be int, got 'abc' \\(row '{tokenizer}'/'{language}'\\)"):
+        load_results(path)

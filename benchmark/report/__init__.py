@@ -50,4 +50,17 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
 
     text("README.md", render_markdown(results, [plot.info for plot in rendered]))
     text("index.html", render_html(results, rendered))
+    _remove_stale_plots(output_dir, {plot.info.name for plot in rendered})
     return written
+
+
+def _remove_stale_plots(output_dir: Path, kept: set[str]) -> None:
+    """Delete our plot files that this render did not write (--no-plots, or a plot this run has no
+    data for): left in place they would show an earlier run beside these results. Only file names
+    this package writes are touched."""
+    from benchmark.report.plots import PLOTS
+
+    for info in PLOTS:
+        if info.name not in kept:
+            for suffix in (".png", ".svg"):
+                (output_dir / "plots" / f"{info.name}{suffix}").unlink(missing_ok=True)

@@ -41,20 +41,45 @@ def methods_paragraph(results: Results) -> str:
     repeats = f"the median of {timing['repeats']} timed repeats" if timing.get("repeats") else "the median of repeats"
     train_lines = settings.get("n_train_lines_per_language")
     train_share = f"{train_lines:,} lines per language" if train_lines else "an equal share per language"
+    measured_text = "every line" if measure_split == "all" else f"the {measure_split} split"
+    warm_text = "the training text" if train_split == "all" else f"the {train_split} split"
     return (
-        f"Every sentence ({n_sentences:,} per language, the {measure_split} split) is encoded on its own as plain "
+        f"Every sentence ({n_sentences:,} per language, {measured_text}) is encoded on its own as plain "
         "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
         f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
         f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
         f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per second on a single thread, {repeats}, on "
-        f"{measure_split} text the tokenizer has not seen (each repeat first empties the encoder's cache and encodes "
-        f"the {train_split} split, so no measured sentence is cached). Trained tokenizers learn from the {train_split} "
-        f"split of the languages ({train_share}), and no measurement sees training text. Only the timing columns "
+        f"text the tokenizer has not seen (each repeat first empties the encoder's cache and encodes "
+        f"{warm_text}, so no measured sentence is cached). Trained tokenizers learn from {warm_text} "
+        f"of the languages ({train_share}). {training_overlap(results)}Only the timing columns "
         "(train seconds, MB/s, tokens/s) change between runs, with one exception: HuggingFace's WordPiece "
         "trainer breaks ties between equally frequent pairs in hash-map order, which changes from process to "
         "process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its counts by a few tenths of "
         "a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
+
+
+def training_overlap(results: Results) -> str:
+    """What the trained tokenizers saw of the measured languages and text, as the run checked it:
+    whole sentences, each followed by a space (empty for a record that did not check)."""
+    settings = results.record.settings
+    sentences = []
+    counterpart = settings.get("train_language_of") or {}
+    unseen = [code for code in ordered_languages(results) if code in counterpart and counterpart[code] is None]
+    if unseen:
+        names = ", ".join(language_label(results, code) for code in unseen)
+        sentences.append(f"They saw no text at all in {names}: the training corpus has no such language, so "
+                         "their figures there are for a language they never learnt.")
+    found = settings.get("n_measured_lines_in_training")
+    if isinstance(found, dict):
+        overlap = {code: n for code, n in found.items() if n}
+        if not overlap:
+            sentences.append("No measured sentence occurs in the training text (checked line by line).")
+        else:
+            counts = ", ".join(f"{language_label(results, code)} {n:,}" for code, n in overlap.items())
+            sentences.append(f"Measured sentences that also occur word for word in the training text (checked "
+                             f"line by line; a run is refused above 5% of a language): {counts}.")
+    return "".join(sentence + " " for sentence in sentences)
 
 
 def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
