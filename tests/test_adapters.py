@@ -254,6 +254,9 @@ def test_bad_tokenizer_files_are_one_clear_error(tmp_path):
     (tmp_path / "other.json").write_text(json.dumps({"hello": 1}))
     with pytest.raises(BenchmarkError, match="neither a HuggingFace tokenizer.json nor"):
         load_tokenizer_file(tmp_path / "other.json")
+    (tmp_path / "list.json").write_text("[1, 2]")  # JSON, not read as a tiktoken rank file
+    with pytest.raises(BenchmarkError, match=r"list\.json: a JSON file that is neither"):
+        load_tokenizer_file(tmp_path / "list.json")
     (tmp_path / "broken.model").write_bytes(b"\x00not a model")
     with pytest.raises(BenchmarkError, match=r"broken\.model: could not load"):
         load_tokenizer_file(tmp_path / "broken.model")

@@ -196,7 +196,7 @@ def tokenizer_file_kind(path: Path) -> str:
     if not path.is_file():
         raise BenchmarkError(f"{path}: no such tokenizer file")
     data = path.read_bytes()
-    if data[:1] == b"{":
+    if data.lstrip()[:1] in (b"{", b"[") or path.suffix == ".json":  # base64 rank lines never start so
         try:
             config = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
