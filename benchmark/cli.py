@@ -73,7 +73,14 @@ def cmd_run(
               "measured on a language they never learnt (the report says so too)", file=sys.stderr)
     # Saved before rendering: a failing plot must not lose the measurements.
     save_results(results, output / "results.json")
-    written = _write_reports(results, output, plots=plots, out=out, show_progress=show)
+    try:
+        written = _write_reports(results, output, plots=plots, out=out, show_progress=show)
+    except Exception as exc:  # a renderer's own failure (matplotlib, a font): the measurements are safe
+        raise BenchmarkError(
+            f"the measurements are saved in {output / 'results.json'}, but the reports could not be rendered "
+            f"({type(exc).__name__}: {exc}); render them again with `python -m benchmark report --results "
+            f"{output / 'results.json'}` (or add --no-plots)"
+        ) from exc
     n_ok = sum(1 for row in results.rows if row.ok)
     n_skipped = len(results.rows) - n_ok
     print(f"{n_ok} rows measured, {n_skipped} skipped, in {time.perf_counter() - started:.1f} s; "

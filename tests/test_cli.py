@@ -247,3 +247,19 @@ def test_a_language_the_training_never_saw_is_flagged(tmp_path, capsys):
     assert "No measured sentence occurs in the training text (checked line by line)." in readme
     settings = load_results(output / "results.json").record.settings
     assert settings["n_measured_lines_in_training"] == {"eng": 0, "jpn": 0, "spa": 0, "xyz": 0}
+
+
+def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path, capsys, monkeypatch):
+    from benchmark.report import plots as plots_module
+
+    def broken(_results):
+        raise RuntimeError("no display")
+
+    monkeypatch.setattr(plots_module, "render_plots", broken)
+    output = tmp_path / "out"
+    assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/cl100k_base",
+                 "--repeats", "1", "--output", str(output)]) == 2
+    err = _one_error(capsys)
+    assert "reports could not be rendered (RuntimeError: no display)" in err and "benchmark report --results" in err
+    assert load_results(output / "results.json").rows  # the measurements are kept
+    assert not (output / "README.md").exists()

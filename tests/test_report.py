@@ -284,3 +284,17 @@ def test_a_malformed_row_is_named(tmp_path):
     tokenizer, language = raw["rows"][2]["tokenizer"], raw["rows"][2]["language"]
     with pytest.raises(BenchmarkError, match=f"row 3: n_tokens must be int, got 'abc' \\(row '{tokenizer}'/'{language}'\\)"):
         load_results(path)
+
+
+def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypatch):
+    write_reports(results, tmp_path, plots=False)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def broken(_results):
+        raise RuntimeError("no display")
+
+    monkeypatch.setattr(plots_module, "render_plots", broken)
+    smaller = Results(rows=results.rows[:5], record=results.record)
+    with pytest.raises(RuntimeError, match="no display"):
+        write_reports(smaller, tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -25,31 +25,30 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
     from benchmark.report.tables import results_csv
 
     output_dir = Path(output_dir)
-    written: list[Path] = []
-
-    def text(name: str, content: str) -> None:
-        path = output_dir / name
-        atomic_write_text(path, content)
-        written.append(path)
-
-    text("results.csv", results_csv(results))
-    json_path = output_dir / "results.json"
-    save_results(results, json_path)
-    written.append(json_path)
-
+    # Everything is rendered in memory first: a renderer that fails leaves the folder as it was.
     rendered = []
     if plots:
         from benchmark.report.plots import render_plots
 
         rendered = render_plots(results)
-        for plot in rendered:
-            for suffix, data in ((".png", plot.png), (".svg", plot.svg)):
-                path = output_dir / "plots" / f"{plot.info.name}{suffix}"
-                atomic_write_bytes(path, data)
-                written.append(path)
+    texts = {
+        "results.csv": results_csv(results),
+        "README.md": render_markdown(results, [plot.info for plot in rendered]),
+        "index.html": render_html(results, rendered),
+    }
 
-    text("README.md", render_markdown(results, [plot.info for plot in rendered]))
-    text("index.html", render_html(results, rendered))
+    written: list[Path] = []
+    for name, content in texts.items():
+        atomic_write_text(output_dir / name, content)
+        written.append(output_dir / name)
+    json_path = output_dir / "results.json"
+    save_results(results, json_path)
+    written.append(json_path)
+    for plot in rendered:
+        for suffix, data in ((".png", plot.png), (".svg", plot.svg)):
+            path = output_dir / "plots" / f"{plot.info.name}{suffix}"
+            atomic_write_bytes(path, data)
+            written.append(path)
     _remove_stale_plots(output_dir, {plot.info.name for plot in rendered})
     return written
 
