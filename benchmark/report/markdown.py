@@ -77,8 +77,10 @@ def training_overlap(results: Results) -> str:
             sentences.append("No measured sentence occurs in the training text (checked line by line).")
         else:
             counts = ", ".join(f"{language_label(results, code)} {n:,}" for code, n in overlap.items())
+            limit = settings.get("max_share_measured_in_training")
+            refused = f"; a run is refused above {limit:.0%} of a language" if isinstance(limit, (int, float)) else ""
             sentences.append(f"Measured sentences that also occur word for word in the training text (checked "
-                             f"line by line; a run is refused above 5% of a language): {counts}.")
+                             f"line by line{refused}): {counts}.")
     return "".join(sentence + " " for sentence in sentences)
 
 
