@@ -61,21 +61,20 @@ class ResultRow:
     status: str  # "ok" or "skipped: <reason>"
 
     def __post_init__(self) -> None:
+        # One pass over the fields, each checked by its annotation: type, then counts >= 0 and
+        # floats finite.
         for f in dataclasses.fields(self):
-            value, wanted = getattr(self, f.name), _FIELD_TYPES[f.type]
-            if not isinstance(value, wanted) or isinstance(value, bool):
+            value = getattr(self, f.name)
+            if not isinstance(value, _FIELD_TYPES[f.type]) or isinstance(value, bool):
                 raise ValueError(f"{f.name} must be {f.type}, got {value!r} (row {self.tokenizer!r}/{self.language!r})")
+            if f.type == "int" and value < 0:
+                raise ValueError(f"{f.name} must be >= 0 in {self.tokenizer}/{self.language}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
         if not self.tokenizer or not self.language:
             raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
         if not (self.status == "ok" or self.status.startswith("skipped: ")):
             raise ValueError(f"status must be 'ok' or 'skipped: <reason>', got {self.status!r}")
-        for name in ("n_sentences", "n_tokens", "n_bytes", "n_chars", "vocab_size", "embedding_params"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0 in {self.tokenizer}/{self.language}")
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
 
     @property
     def ok(self) -> bool:
