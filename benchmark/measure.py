@@ -199,8 +199,9 @@ def plan_run(config: RunConfig) -> Plan:
         counterpart = match_languages(languages, list_corpus_languages(train_root))
         wanted = list(dict.fromkeys(counterpart.values())) or None
         train_corpus = load_corpus(train_root, wanted)
-    if (same_corpus and not config.train_only and corpus.train_split == corpus.measure_split
-            and needs_training(config)):
+    # Only tokenizers this run trains must not be measured on their training text.
+    trains = not config.train_only and needs_training(config)
+    if same_corpus and trains and corpus.train_split == corpus.measure_split:
         raise BenchmarkError(
             f"{root}: has no dev/ and devtest/ subfolders, so training on it would measure on "
             "training text; add the subfolders or train elsewhere with --train-corpus DIR"
@@ -242,7 +243,7 @@ def plan_run(config: RunConfig) -> Plan:
     training_lines = set(training.texts)
     n_measured_in_training = {code: sum(line in training_lines for line in measure_texts[code])
                               for code in languages}
-    if not config.train_only and needs_training(config):
+    if trains:
         for code in languages:
             share = n_measured_in_training[code] / max(1, len(measure_texts[code]))
             if share > MAX_SHARE_MEASURED_IN_TRAINING:
