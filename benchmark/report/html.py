@@ -52,10 +52,10 @@ dl.record dd { margin: 0; }
 
 # Optional: click a header to sort by that column (numbers as numbers); the page reads without it.
 SORT_SCRIPT = """
-document.querySelectorAll("table.sortable th").forEach(function (th, col) {
+document.querySelectorAll("table.sortable th").forEach(function (th) {
   th.title = "click to sort";
   th.addEventListener("click", function () {
-    var body = th.closest("table").tBodies[0], rows = Array.from(body.rows);
+    var col = th.cellIndex, body = th.closest("table").tBodies[0], rows = Array.from(body.rows);
     var down = th.dataset.dir !== "down"; th.dataset.dir = down ? "down" : "up";
     function key(r) { var t = r.cells[col].textContent.replace(/[,%x]/g, "").split(" ")[0];
       var n = parseFloat(t); return isNaN(n) ? r.cells[col].textContent : n; }
