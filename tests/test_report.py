@@ -20,11 +20,14 @@ from benchmark.report import write_reports
 from benchmark.report import findings as findings_module
 from benchmark.report import plots as plots_module
 from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
-from benchmark.report.naming import language_label
+from benchmark.report.naming import headline_tokenizers, language_label, reference_language
+from benchmark.report.tables import report_tables
 from benchmark.results import ROW_FIELDS, Results, load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
-PLOT_NAMES = ("premium", "bytes_per_token", "throughput", "train_seconds", "roundtrip", "token_boundaries")
+PLOT_NAMES = (
+    "tokens_per_sentence", "premium", "bytes_per_token", "throughput", "train_seconds", "roundtrip", "token_boundaries"
+)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +136,12 @@ def test_html_is_self_contained(rendered):
     out, _ = rendered
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "http://" not in page and "https://" not in page
-    assert not re.search(r"""(src|href)\s*=\s*["'](?!data:|#)""", page)
+    assert not re.search(r"""src\s*=\s*["'](?!data:)""", page)
+    # Everything shows from the page alone; links go only to the files written beside it.
+    links = set(re.findall(r"""href\s*=\s*["']([^"'#][^"']*)""", page))
+    beside = {"results.csv", "results.json"} | {f"plots/{name}.svg" for name in PLOT_NAMES}
+    assert links == beside
+    assert all((out / link).is_file() for link in links)
     images = re.findall(r'<img [^>]*src="data:image/png;base64,([^"]+)"', page)
     assert len(images) == len(PLOT_NAMES)
     assert all(base64.b64decode(data).startswith(b"\x89PNG") for data in images)
@@ -298,3 +306,74 @@ def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypat
     with pytest.raises(RuntimeError, match="no display"):
         write_reports(smaller, tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_the_first_table_is_the_cost_in_tokens_per_sentence(results):
+    table = report_tables(results)[0]
+    assert table.key == "tokens_per_sentence"
+    languages = list(table.headers[1:])
+    by_key = {(row.tokenizer, language_label(results, row.language)): row for row in results.rows}
+    checked = 0
+    for cells in table.rows:
+        for language, cell in zip(languages, cells[1:]):
+            row = by_key[(cells[0], language)]
+            if row.ok:
+                assert cell == f"{row.n_tokens / row.n_sentences:.1f}"
+                checked += 1
+            else:
+                assert cell == "skipped"
+    assert checked > 50
+
+
+@pytest.mark.parametrize("plot", ["tokens_per_sentence", "premium"])
+def test_bars_of_lossy_tokenizers_are_hatched(results, plot):
+    from matplotlib.patches import Rectangle
+
+    reference = reference_language(results)
+    shown = set(headline_tokenizers(results))
+    lossy = [
+        r for r in results.rows
+        if r.tokenizer in shown and r.ok and r.roundtrip_rate < plots_module.LOSSY_BELOW
+        and (plot != "premium" or r.language != reference)
+    ]
+    assert lossy, "the fixture should have lossy rows among the main tokenizers"
+    with plots_module.plot_style():
+        fig = plots_module.PLOT_FUNCTIONS[plot](results)
+    ax = fig.axes[0]
+    bars = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert sum(bool(bar.get_hatch()) for bar in bars) == len(lossy)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(text.startswith("hatched") for text in legend)
+    # A tokenizer's legend entry is its plain colour, whatever its first bar looks like.
+    assert not any(handle.get_hatch() for handle in ax.get_legend().get_patches()[: len(shown)])
+
+
+def test_bytes_per_token_marks_flattening_only_where_a_curve_flattens(results):
+    small = Results(
+        rows=tuple(r for r in results.rows if r.family == "tiktoken" or (r.family == "bpe" and r.vocab_size <= 4096)),
+        record=results.record,
+    )
+    with plots_module.plot_style():
+        full, still_rising = plots_module.plot_bytes_per_token(results), plots_module.plot_bytes_per_token(small)
+
+    def legend_texts(fig):
+        return " ".join(t.get_text() for legend in fig.legends for t in legend.get_texts())
+
+    assert "stops improving" in legend_texts(full) and "flattens" in full._suptitle.get_text()
+    assert "stops improving" not in legend_texts(still_rising)
+    assert "flattens" not in still_rising._suptitle.get_text()
+
+
+def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
+    with plots_module.plot_style():
+        fig = plots_module.plot_roundtrip(results)
+    mesh = fig.axes[0].collections[0]
+    colours = {percent: mesh.cmap(mesh.norm(percent))[:3] for percent in (100.0, 99.5, 95.0, 89.0, 10.0)}
+    assert len(set(colours.values())) == len(colours)
+
+    def distance(a: float, b: float) -> float:
+        return math.dist(colours[a], colours[b])
+
+    # Visibly apart, not one step of a 256-colour ramp: on a linear 0-100 scale 99.5 and 100 are
+    # 0.01 apart and 89 is as green as 100 (0.24 apart).
+    assert distance(100.0, 99.5) > 0.2 and distance(100.0, 89.0) > 0.5

@@ -116,7 +116,8 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
         figures.append(
             f'<figure id="plot-{esc(plot.info.name)}"><h3>{esc(plot.info.title)}</h3>\n'
             f'<img alt="{esc(plot.info.title)}" src="data:image/png;base64,{data}">\n'
-            f"<figcaption>{esc(plot.info.caption)}</figcaption></figure>"
+            f'<figcaption>{esc(plot.info.caption)} (<a href="plots/{esc(plot.info.name)}.svg">SVG</a>)'
+            f"</figcaption></figure>"
         )
     record = results.record
     record_items = [("Date", record.date)]
@@ -156,6 +157,8 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
 {tables}
 {plots_section}
 {all_rows}
+<p class="note">Every row at full precision: <a href="results.csv">results.csv</a>; with the run record:
+<a href="results.json">results.json</a>.</p>
 <h2 id="record">Run record</h2>
 <dl class="record">{record_html}</dl>
 </main>

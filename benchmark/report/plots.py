@@ -74,16 +74,25 @@ class PlotInfo:
 
 PLOTS = (
     PlotInfo(
+        "tokens_per_sentence",
+        "Tokens per sentence",
+        "What each language costs: mean tokens per sentence of the same content, for the main tokenizers; "
+        "lower is cheaper. Hatched bars count text the tokenizer changed.",
+    ),
+    PlotInfo(
         "premium",
         "Token premium vs the reference language",
-        "Tokens each language needs for the same sentences, relative to the reference; bars are the "
-        "main tokenizers, whiskers the 95% bootstrap interval, the dashed line parity.",
+        "Tokens each language needs for the same sentences, relative to the reference under the same "
+        "tokenizer (so a small premium can still mean more tokens: see tokens per sentence); whiskers are the "
+        "95% bootstrap interval, the dashed line parity, hatched bars count text the tokenizer changed.",
     ),
     PlotInfo(
         "bytes_per_token",
         "Bytes per token against vocabulary size",
         "One panel per trained family, one line per language; crosses and stars mark the fixed "
-        "cl100k and o200k vocabularies, rings the size after which doubling gains less than 5%.",
+        "cl100k and o200k vocabularies (spread sideways so that languages do not hide each other), a ring "
+        "the size after which doubling gains less than 5% where a curve gets there. A language's bytes per "
+        "character depend on its script, so compare a colour across panels, not colours with each other.",
     ),
     PlotInfo(
         "throughput",
@@ -213,7 +222,8 @@ def tokenizer_colours(results: Results) -> dict[str, tuple[float, float, float]]
         tids = by_family[family]
         # From the middle of the colour map to its dark end: pale shades vanish on white.
         cmap = sns.color_palette(palette, as_cmap=True)
-        stops = [0.8] if len(tids) == 1 else [0.55 + 0.45 * i / (len(tids) - 1) for i in range(len(tids))]
+        # Not the very end either: there the blues, purples and greys all look black.
+        stops = [0.75] if len(tids) == 1 else [0.5 + 0.35 * i / (len(tids) - 1) for i in range(len(tids))]
         colours.update((tid, tuple(float(c) for c in cmap(stop)[:3])) for tid, stop in zip(tids, stops))
     return colours
 
@@ -262,42 +272,85 @@ def _colour_tick_labels(labels, colours) -> None:
 # ----------------------------------------------------------------------------- the plots
 
 
-def plot_premium(results: Results):
-    import numpy as np
+# A bar is hatched when the tokenizer gives back fewer than this share of the sentences exactly: its
+# count is of text it changed (spaces, accents, [UNK] for a whole word), not the same content.
+LOSSY_BELOW = 0.99
 
+
+def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value, interval=None) -> None:
+    """One group of bars per language, one bar per tokenizer, in the tokenizers' colours.
+    `value(row)` is a bar's height; `interval(row)`, if given, its (low, high) whiskers."""
+    import numpy as np
+    from matplotlib.patches import Patch
+
+    index = row_index(results)
+    colours = tokenizer_colours(results)
+    width = 0.8 / len(tokenizers)
+    lossy_drawn = False
+    for i, tid in enumerate(tokenizers):
+        xs, heights, errors, hatches = [], [], [[], []], []
+        for j, code in enumerate(languages):
+            row = index.get((tid, code))
+            height = value(row) if row is not None and row.ok else None
+            if height is None:
+                continue  # skipped rows are in the tables, not in the plots
+            xs.append(j - 0.4 + width * (i + 0.5))
+            heights.append(height)
+            low, high = interval(row) if interval is not None else (height, height)
+            errors[0].append(max(height - low, 0))
+            errors[1].append(max(high - height, 0))
+            lossy = row.roundtrip_rate is not None and row.roundtrip_rate < LOSSY_BELOW
+            hatches.append("////" if lossy else "")
+            lossy_drawn |= lossy
+        bars = ax.bar(xs, heights, width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
+        if interval is not None:
+            ax.errorbar(xs, heights, yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
+    ax.set_xticks(range(len(languages)), [_two_line_label(results, code) for code in languages])
+    ax.set_xlim(-0.5, len(languages) - 0.5)
+    ax.set_xlabel("Language")
+    ax.grid(axis="x", visible=False)
+    # Legend patches made here: a bar container's own would show its first bar's hatch.
+    handles = ax.get_legend_handles_labels()[0] + [Patch(facecolor=colours[tid], label=tid) for tid in tokenizers]
+    if lossy_drawn:
+        handles.append(Patch(facecolor="0.55", edgecolor="white", hatch="////",
+                             label=f"hatched: under {LOSSY_BELOW:.0%} of sentences\nround-trip (text changed)"))
+    ax.legend(handles=handles, title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+
+
+def plot_tokens_per_sentence(results: Results):
+    tokenizers = headline_tokenizers(results)
+    languages = ordered_languages(results)
+    if not tokenizers or not languages:
+        return None
+    fig = _new_figure(11, 5.2)
+    ax = fig.add_subplot()
+    _grouped_bars(ax, results, tokenizers, languages, lambda row: row.tokens_per_sentence)
+    ax.set_ylabel("Tokens per sentence (mean)")
+    ax.set_title("What the same sentences cost: tokens per sentence, by language and tokenizer")
+    return fig
+
+
+def plot_premium(results: Results):
     reference = reference_language(results)
     ref_name = language_name(results, reference)
-    index = row_index(results)
     tokenizers = headline_tokenizers(results)
     languages = [code for code in ordered_languages(results) if code != reference]
     if not tokenizers or not languages:
         return None
-    colours = tokenizer_colours(results)
     fig = _new_figure(11, 5.2)
     ax = fig.add_subplot()
-    width = 0.8 / len(tokenizers)
-    for i, tid in enumerate(tokenizers):
-        xs, heights, errors = [], [], [[], []]
-        for j, code in enumerate(languages):
-            row = index.get((tid, code))
-            if row is None or not row.ok or row.premium is None:
-                continue  # skipped rows are in the tables, not in the plot
-            xs.append(j - 0.4 + width * (i + 0.5))
-            heights.append(row.premium)
-            low = row.premium_ci_low if row.premium_ci_low is not None else row.premium
-            high = row.premium_ci_high if row.premium_ci_high is not None else row.premium
-            errors[0].append(max(row.premium - low, 0))
-            errors[1].append(max(high - row.premium, 0))
-        ax.bar(xs, heights, width=width * 0.92, color=colours[tid], label=tid)
-        ax.errorbar(xs, heights, yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
     ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {ref_name} = 1.0")
-    ax.set_xticks(range(len(languages)), [_two_line_label(results, code) for code in languages])
-    ax.set_xlim(-0.5, len(languages) - 0.5)
-    ax.set_xlabel("Language")
+
+    def interval(row):
+        low = row.premium_ci_low if row.premium_ci_low is not None else row.premium
+        high = row.premium_ci_high if row.premium_ci_high is not None else row.premium
+        return low, high
+
+    _grouped_bars(ax, results, tokenizers, languages, lambda row: row.premium, interval)
     ax.set_ylabel(f"Premium (tokens relative to {ref_name}, x)")
     ax.set_title(f"Token premium vs {ref_name} for the same sentences (95% bootstrap CI)")
-    ax.legend(title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
-    ax.grid(axis="x", visible=False)
     return fig
 
 
@@ -316,6 +369,10 @@ def plot_bytes_per_token(results: Results):
     fig = _new_figure(11, 3.6 * nrows + 0.8)
     axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
     ticks: set[int] = set()
+    any_flat = False
+    # The fixed vocabularies have one size for every language: spread their markers sideways (by a
+    # factor on the log axis) so that two languages with close values do not hide each other.
+    spread = {code: 2 ** (0.16 * (k - (len(languages) - 1) / 2)) for k, code in enumerate(languages)}
     for ax, family in zip(axes, families):
         for code in languages:
             points = sorted(
@@ -329,6 +386,7 @@ def plot_bytes_per_token(results: Results):
             ax.plot(*zip(*points), marker="o", markersize=4, color=lang_colours[code], linewidth=1.6)
             flat = flattening(results, family, code)
             if flat is not None and flat.flat_at is not None:
+                any_flat = True
                 y = dict(points)[flat.flat_at]
                 ax.plot([flat.flat_at], [y], marker="o", markersize=11, markerfacecolor="none",
                         markeredgecolor=lang_colours[code], markeredgewidth=1.4)
@@ -337,8 +395,8 @@ def plot_bytes_per_token(results: Results):
                     row = index.get((tid, code))
                     if row and row.ok and row.bytes_per_token:
                         ticks.add(row.vocab_size)
-                        ax.plot([row.vocab_size], [row.bytes_per_token], marker=marker, markersize=size,
-                                linestyle="none", color=lang_colours[code], markeredgecolor="white")
+                        ax.plot([row.vocab_size * spread[code]], [row.bytes_per_token], marker=marker,
+                                markersize=size, linestyle="none", color=lang_colours[code], markeredgecolor="white")
         ax.set_xscale("log", base=2)
         ax.set_title(family_name(family), fontsize=10)
         ax.set_xlabel("Vocabulary size (tokens, log scale)")
@@ -349,13 +407,15 @@ def plot_bytes_per_token(results: Results):
         ax.set_xticks(sorted(ticks), [_size_label(t) for t in sorted(ticks)])
         ax.minorticks_off()
     handles = [Line2D([], [], color=lang_colours[c], marker="o", label=language_label(results, c)) for c in languages]
-    handles.append(Line2D([], [], color="0.4", marker="o", markersize=11, markerfacecolor="none", linestyle="none",
-                          label=f"stops improving\n(<{FLAT_GAIN_PER_DOUBLING:.0%} per doubling)"))
+    if any_flat:
+        handles.append(Line2D([], [], color="0.4", marker="o", markersize=11, markerfacecolor="none",
+                              linestyle="none", label=f"stops improving\n(<{FLAT_GAIN_PER_DOUBLING:.0%} per doubling)"))
     if pair:
         for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
             handles.append(Line2D([], [], color="0.4", marker=marker, markersize=size, linestyle="none", label=tid))
     fig.legend(handles=handles, loc="outside right upper", frameon=False, title="Language / marker")
-    fig.suptitle("Bytes per token against vocabulary size: where the curve flattens", fontweight="bold")
+    title = "Bytes per token against vocabulary size"
+    fig.suptitle(title + (": where the curve flattens" if any_flat else ""), fontweight="bold")
     return fig
 
 
@@ -438,6 +498,7 @@ def plot_train_seconds(results: Results):
 def plot_roundtrip(results: Results):
     import numpy as np
     import seaborn as sns
+    from matplotlib.colors import BoundaryNorm, ListedColormap
 
     tokenizers = ordered_tokenizers(results.rows)
     languages = ordered_languages(results)
@@ -461,20 +522,26 @@ def plot_roundtrip(results: Results):
     ax = fig.add_subplot()
     ax.set_facecolor("0.93")  # skipped cells show the background
     ax.grid(False)
+    # Bands, not a linear scale: on 0-100%, 89% (one sentence in nine changed) is as green as 100%.
+    bands = [("under 50", 0, 50), ("50-90", 50, 90), ("90-99", 90, 99), ("99 to <100", 99, 99.95),
+             ("100", 99.95, 100.05)]
+    cmap = sns.color_palette("RdYlGn", len(bands), as_cmap=False)
     sns.heatmap(
         values,
         mask=np.isnan(values),
         annot=annotations,
         fmt="",
-        cmap="RdYlGn",
-        vmin=0,
-        vmax=100,
+        cmap=ListedColormap(cmap),
+        norm=BoundaryNorm([low for _, low, _ in bands] + [bands[-1][2]], len(bands)),
         linewidths=0.5,
         linecolor="white",
         cbar_kws={"label": "Exact round trips (% of sentences)"},
         annot_kws={"fontsize": 8},
         ax=ax,
     )
+    colorbar = ax.collections[0].colorbar
+    colorbar.set_ticks([(low + high) / 2 for _, low, high in bands], labels=[name for name, _, _ in bands])
+    colorbar.minorticks_off()
     # seaborn does not annotate masked cells; write "skipped" into them ourselves.
     for i, j in zip(*np.nonzero(np.isnan(values))):
         if annotations[i, j]:
@@ -575,8 +642,8 @@ def plot_token_boundaries(results: Results):
     fig.suptitle("Token boundaries: one example sentence per language, one row per tokenizer",
                  fontweight="bold", y=1 - 0.12 / height_in, va="top")
     key = (
-        "Each box is one token.  \u2423 is a space, \u2581 SentencePiece's space mark, ## a WordPiece "
-        "continuation, <e3 81> the bytes of a character that is split across tokens."
+        "Each box is one token, as the text it stands for (WordPiece: the text it covers).  \u2423 is a space, "
+        "<e3 81> the bytes of a character split across tokens."
     )
     fig.text(0.5, 1 - 0.42 / height_in, key,
              ha="center", va="top", fontsize=9, color="0.3", parse_math=False)
@@ -584,6 +651,7 @@ def plot_token_boundaries(results: Results):
 
 
 PLOT_FUNCTIONS = {
+    "tokens_per_sentence": plot_tokens_per_sentence,
     "premium": plot_premium,
     "bytes_per_token": plot_bytes_per_token,
     "throughput": plot_throughput,

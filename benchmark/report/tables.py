@@ -75,6 +75,17 @@ def _pivot(
     return Table(key, title, headers, tuple(rows), note, (False,) + (True,) * len(languages))
 
 
+def tokens_per_sentence_table(results: Results) -> Table:
+    return _pivot(
+        results,
+        "tokens_per_sentence",
+        "Cost: tokens per sentence (mean; the same sentences in every language)",
+        lambda row: f"{row.tokens_per_sentence:.1f}" if row.tokens_per_sentence is not None else "",
+        note="What a language costs under each tokenizer, comparable down a column and across a row: the "
+        "sentences are translations of each other. Lower is cheaper.",
+    )
+
+
 def premium_table(results: Results) -> Table:
     reference = reference_language(results)
     ref_name = results.record.language_names.get(reference, reference)
@@ -91,7 +102,9 @@ def premium_table(results: Results) -> Table:
         "premium",
         f"Token premium: tokens for the same sentences relative to {ref_name} (95% CI)",
         cell,
-        note=f"1.00 = as many tokens as {ref_name}; 2.00 = twice as many. Lower is cheaper.",
+        note=f"1.00 = as many tokens as {ref_name} under the same tokenizer; 2.00 = twice as many. Lower is "
+        "cheaper. A premium compares a language with the reference within one tokenizer: a tokenizer with a "
+        "small premium can still need more tokens than another (see tokens per sentence).",
     )
 
 
@@ -101,7 +114,9 @@ def bytes_per_token_table(results: Results) -> Table:
         "bytes_per_token",
         "Compression: UTF-8 bytes per token",
         lambda row: fmt_ratio(row.bytes_per_token),
-        note="Higher is better: each token carries more text.",
+        note="Higher is better: each token carries more text. Compare one language across tokenizers, not "
+        "languages with each other: UTF-8 takes 2 bytes for a Cyrillic letter and 3 for a kana, kanji or Hangul "
+        "syllable, so those languages show more bytes per token for the same cost in tokens.",
     )
 
 
@@ -160,7 +175,9 @@ def tokenizer_table(results: Results) -> Table:
         "Tokenizers",
         headers,
         tuple(rows),
-        note="Train seconds: wall time of one training run on the dev split (blank for vocabularies we did not train).",
+        note="Train seconds: wall time of one training run on the training text (blank for vocabularies we did "
+        "not train). Embedding params: vocabulary size x 768, the rows of an embedding table as wide as "
+        "BERT-base's or GPT-2 small's.",
         numeric=(False, False, True, True, True, False),
     )
 
@@ -193,7 +210,11 @@ def all_rows_table(results: Results) -> Table:
         "All measurements",
         ("tokenizer", "language", *(name for name, _ in columns), "status"),
         tuple(rows),
-        note="Rounded for reading; results.csv holds every column at full precision.",
+        note="unk: share of tokens that are the unknown token; byte fallback: share of tokens that are "
+        "byte-fallback pieces (a character spelt as its UTF-8 bytes); round trip: share of sentences with "
+        "decode(encode(s)) == s; vocab used: share of the vocabulary that this language's sentences use. A blank "
+        "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; results.csv "
+        "holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),
     )
 
@@ -201,6 +222,7 @@ def all_rows_table(results: Results) -> Table:
 def report_tables(results: Results) -> list[Table]:
     """The tables of README.md, in reading order (index.html adds `all_rows_table`)."""
     return [
+        tokens_per_sentence_table(results),
         premium_table(results),
         bytes_per_token_table(results),
         throughput_table(results),
