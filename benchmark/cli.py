@@ -291,13 +291,24 @@ def _csv_list(value: str) -> list[str]:
     return items
 
 
+# Above any vocabulary worth training here (o200k_base has 200,019 tokens); SentencePiece cannot
+# even parse sizes past 2^31.
+MAX_VOCAB_SIZE = 1_000_000
+
+
 def _sizes(value: str) -> list[int]:
-    try:
-        sizes = [int(item) for item in _csv_list(value)]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"vocabulary sizes must be integers, got {value!r}") from None
-    if any(size < 260 for size in sizes):
-        raise argparse.ArgumentTypeError("vocabulary sizes must be at least 260 (256 byte tokens + merges)")
+    sizes = []
+    for item in _csv_list(value):
+        try:
+            size = int(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"vocabulary sizes must be integers, got {item!r}") from None
+        if not 260 <= size <= MAX_VOCAB_SIZE:
+            raise argparse.ArgumentTypeError(
+                f"vocabulary size {size} is out of range: from 260 (256 byte tokens + merges) "
+                f"to {MAX_VOCAB_SIZE:,}"
+            )
+        sizes.append(size)
     return sorted(set(sizes))
 
 

@@ -17,6 +17,7 @@ This module knows nothing about tokenizers; the training/measuring protocol live
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -59,6 +60,11 @@ LANGUAGE_NAMES = {
     "hin_Deva": "Hindi", "hin": "Hindi", "hi": "Hindi",
     "arb_Arab": "Arabic", "ara": "Arabic", "ar": "Arabic",
 }
+
+# Two-letter (ISO 639-1) codes of the languages named above -> their three-letter language part,
+# so that a user's `ru.txt` finds FLORES's `rus_Cyrl` to train and warm up on.
+ISO_639_1 = {"en": "eng", "es": "spa", "ru": "rus", "ja": "jpn", "ko": "kor", "cs": "ces", "de": "deu",
+             "fr": "fra", "zh": "zho", "hi": "hin", "ar": "arb"}
 
 # Codes tried, in order, when the user does not name the premium's reference language.
 ENGLISH_CODES = ("eng_Latn", "eng", "en")
@@ -145,6 +151,16 @@ def _decode_lines(data: bytes, path: Path) -> tuple[str, ...]:
     lines = []
     for line_number, line in enumerate(raw_lines, start=1):
         line = line.removesuffix("\r")  # files saved with Windows line endings
+        if "\r" in line:
+            raise BenchmarkError(
+                f"{path}:{line_number}: a carriage return inside the line (old Mac line endings, which "
+                "put the whole file on one line?); save the file with \\n line endings"
+            )
+        if line.startswith("\ufeff"):
+            raise BenchmarkError(
+                f"{path}:{line_number}: starts with a byte-order mark (U+FEFF), an encoding artefact "
+                "(files joined together?); remove it"
+            )
         if not line.strip():
             raise BenchmarkError(
                 f"{path}:{line_number}: empty line; every line must hold the sentence that "
@@ -217,50 +233,54 @@ def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None
     return Corpus(name="flores200", root=root, languages=selected, splits=splits, checksums=checksums)
 
 
-def _user_split_files(folder: Path) -> dict[str, Path]:
-    return {p.stem: p for p in sorted(folder.glob("*.txt")) if p.is_file()}
+# A language code names a file: letters, digits, "_" and "-" (eng, eng_Latn, pt-BR, hin_Deva).
+_LANGUAGE_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
-def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
-    """Load a corpus folder: the FLORES layout, or `<code>.txt` files with optional dev/ devtest/.
+def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
+    """code -> file for the files of `folder` named `<code><suffix>` (suffix in any case: RUS.TXT).
+    Hidden files are not texts (editors leave them); any other file name must hold a valid code."""
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or not path.is_file() or not path.name.lower().endswith(suffix):
+            continue
+        code = path.name[: -len(suffix)]
+        if not _LANGUAGE_CODE.fullmatch(code):
+            raise BenchmarkError(
+                f"{path}: {code!r} is not a language code (letters, digits, '_' or '-', e.g. eng or hin_Deva); "
+                f"rename the file <code>{suffix} or move it out of {folder}"
+            )
+        if code in found:
+            raise BenchmarkError(f"{path}: language {code!r} already has a file here, {found[code].name}")
+        found[code] = path
+    return found
 
-    >>> load_corpus(Path("my_corpus"), ["eng", "hin_Deva"])   # my_corpus/eng.txt, my_corpus/hin_Deva.txt
-    """
-    root = Path(root)
+
+def _layout(root: Path) -> tuple[str, dict[str, dict[str, Path]]]:
+    """How a corpus folder is laid out, and its files: ("flores", {split: {code: path}}) for
+    dev/*.dev and devtest/*.devtest, ("splits", ...) for dev/*.txt and devtest/*.txt, ("flat",
+    {ALL_SPLIT: {code: path}}) for <code>.txt files. One place, so that listing a corpus's
+    languages and loading them can never disagree."""
     if root.is_file():
         raise BenchmarkError(f"{root}: is a file; a corpus is a folder of <code>.txt files")
     if not root.is_dir():
         raise BenchmarkError(f"{root}: no such corpus folder; expected a folder of <code>.txt files")
-    if root.resolve() == BUNDLED_CORPUS_DIR.resolve():
-        return load_flores(root, languages)
-    if (root / "dev").is_dir() and any((root / "dev").glob("*.dev")):
-        # The FLORES layout somewhere else (e.g. a bigger FLORES-200 checkout): no pinned sums.
-        return _load_split_folders(root, languages, suffix_of=lambda split: f".{split}")
-    if any((root / split).is_dir() for split in SPLITS):
-        return _load_split_folders(root, languages, suffix_of=lambda split: ".txt")
-    files = _user_split_files(root)
-    if not files:
-        raise BenchmarkError(
-            f"{root}: no <code>.txt files (nor dev/ and devtest/ subfolders); "
-            "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
-        )
-    selected = _select(tuple(files), languages, root)
-    files = {code: files[code] for code in selected}
-    lines = {code: read_lines(path) for code, path in files.items()}
-    _check_aligned(files, lines)
-    checksums = {f"{ALL_SPLIT}/{p.name}": sha256_file(p) for p in files.values()}
-    return Corpus(name=root.name, root=root, languages=selected, splits={ALL_SPLIT: lines},
-                  checksums=checksums)
-
-
-def _load_split_folders(root: Path, languages: Iterable[str] | None, *, suffix_of) -> Corpus:
+    if not any((root / split).is_dir() for split in SPLITS):
+        files = _language_files(root, ".txt")
+        if not files:
+            raise BenchmarkError(
+                f"{root}: no <code>.txt files (nor dev/ and devtest/ subfolders); "
+                "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
+            )
+        return "flat", {ALL_SPLIT: files}
+    flores = (root / "dev").is_dir() and any(p.name.endswith(".dev") for p in (root / "dev").iterdir())
     per_split: dict[str, dict[str, Path]] = {}
     for split in SPLITS:
         folder = root / split
         if not folder.is_dir():
             raise BenchmarkError(f"{folder}: missing; a corpus with splits needs both dev/ and devtest/")
-        suffix = suffix_of(split)
-        per_split[split] = {p.name[: -len(suffix)]: p for p in sorted(folder.glob(f"*{suffix}")) if p.is_file()}
+        suffix = f".{split}" if flores else ".txt"
+        per_split[split] = _language_files(folder, suffix)
         if not per_split[split]:
             raise BenchmarkError(f"{folder}: no *{suffix} files; put one UTF-8 file per language in it")
     dev_codes, devtest_codes = set(per_split["dev"]), set(per_split["devtest"])
@@ -272,7 +292,20 @@ def _load_split_folders(root: Path, languages: Iterable[str] | None, *, suffix_o
             f"{per_split[where][odd]}: language {odd!r} has no file in {root / other}; "
             "every language needs both splits"
         )
-    selected = _select(tuple(per_split["dev"]), languages, root)
+    return ("flores" if flores else "splits"), per_split
+
+
+def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
+    """Load a corpus folder: the FLORES layout, or `<code>.txt` files with optional dev/ devtest/.
+
+    >>> load_corpus(Path("my_corpus"), ["eng", "hin_Deva"])   # my_corpus/eng.txt, my_corpus/hin_Deva.txt
+    """
+    root = Path(root)
+    if root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR.resolve():
+        return load_flores(root, languages)
+    # The FLORES layout somewhere else (e.g. a bigger FLORES-200 checkout) has no pinned sums.
+    _, per_split = _layout(root)
+    selected = _select(_ordered(next(iter(per_split.values()))), languages, root)
     splits, checksums = {}, {}
     for split, files in per_split.items():
         files = {code: files[code] for code in selected}
@@ -283,10 +316,16 @@ def _load_split_folders(root: Path, languages: Iterable[str] | None, *, suffix_o
     return Corpus(name=root.name, root=root, languages=selected, splits=splits, checksums=checksums)
 
 
+def _ordered(files: dict[str, Path]) -> tuple[str, ...]:
+    """Codes in the bundled corpus's order first, then the others sorted."""
+    return tuple(c for c in FLORES_LANGUAGES if c in files) + tuple(sorted(set(files) - set(FLORES_LANGUAGES)))
+
+
 def list_corpus_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
-    """The language codes of a corpus folder, without reading the texts (for `list`)."""
+    """The language codes of a corpus folder, without reading the texts (for `list`): the same
+    files `load_corpus` would load; a folder it cannot load raises its error."""
     root = Path(root)
-    if (root / "devtest").is_dir():
-        codes = {p.name.split(".")[0] for p in (root / "devtest").iterdir() if p.is_file()}
-        return tuple(c for c in FLORES_LANGUAGES if c in codes) + tuple(sorted(codes - set(FLORES_LANGUAGES)))
-    return tuple(_user_split_files(root))
+    if root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR.resolve():
+        return FLORES_LANGUAGES
+    _, per_split = _layout(root)
+    return _ordered(next(iter(per_split.values())))

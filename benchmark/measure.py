@@ -51,6 +51,7 @@ from benchmark.adapters import (
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
     ENGLISH_CODES,
+    ISO_639_1,
     Corpus,
     language_name,
     list_corpus_languages,
@@ -267,19 +268,25 @@ def plan_run(config: RunConfig) -> Plan:
 
 def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str, str]:
     """Each code's counterpart among `available`: the same code, else the one code with the same
-    language part, the part before "_" (`eng` -> `eng_Latn`, `eng_Latf` -> `eng_Latn`). A code
-    with no counterpart, or with several (`zho` -> `zho_Hans`, `zho_Hant`), is left out.
+    language part, the part before "_" in any case, a two-letter code read as its three-letter one
+    (`eng` -> `eng_Latn`, `eng_Latf` -> `eng_Latn`, `ru` -> `rus_Cyrl`). A code with no
+    counterpart, or with several (`zho` -> `zho_Hans`, `zho_Hant`), is left out.
 
-    >>> match_languages(["eng", "spa", "hin"], ["eng_Latn", "spa_Latn"])
-    {'eng': 'eng_Latn', 'spa': 'spa_Latn'}
+    >>> match_languages(["eng", "ru", "hin"], ["eng_Latn", "rus_Cyrl"])
+    {'eng': 'eng_Latn', 'ru': 'rus_Cyrl'}
     """
+
+    def language_part(code: str) -> str:
+        part = code.split("_")[0].lower()
+        return ISO_639_1.get(part, part)
+
     matched = {}
     for code in codes:
         if code in available:
             matched[code] = code
             continue
-        base = code.split("_")[0]
-        candidates = [other for other in available if other.split("_")[0] == base]
+        base = language_part(code)
+        candidates = [other for other in available if language_part(other) == base]
         if len(candidates) == 1:
             matched[code] = candidates[0]
     return matched

@@ -301,3 +301,22 @@ def test_our_bpe_cache_key_follows_the_trainer_source_and_pattern_text(training,
     monkeypatch.setattr(inhouse, "trainer_digest", lambda: "an edited train.py")
     build_tokenizers(["bpe/cl100k-300"], small, cache)
     assert len(list(tmp_path.rglob("*.bpe.json"))) == 2  # an edited trainer trains again
+
+
+def test_a_damaged_rank_file_is_one_clear_error_not_a_rust_panic(tmp_path):
+    def rank_file(name: str, tokens: list[bytes], ranks: list[int] | None = None) -> Path:
+        ranks = ranks if ranks is not None else list(range(len(tokens)))
+        path = tmp_path / name
+        path.write_bytes(b"".join(base64.b64encode(t) + b" %d\n" % r for t, r in zip(tokens, ranks)))
+        return path
+
+    every_byte = [bytes([b]) for b in range(256)]
+    good = load_tokenizer_file(rank_file("good.tiktoken", every_byte + [b"ab"]))
+    assert good.encode("abc") == [256, ord("c")]
+    with pytest.raises(BenchmarkError, match=r"truncated\.tiktoken: 56 of the 256 single bytes have no rank "
+                                             r"\(0xc8, 0xc9,"):
+        load_tokenizer_file(rank_file("truncated.tiktoken", every_byte[:200]))
+    with pytest.raises(BenchmarkError, match=r"same\.tiktoken, line 258: rank 256 is also the rank on line 257"):
+        load_tokenizer_file(rank_file("same.tiktoken", every_byte + [b"ab", b"cd"], list(range(257)) + [256]))
+    with pytest.raises(BenchmarkError, match=r"twice\.tiktoken, line 258: token b'ab' is listed twice"):
+        load_tokenizer_file(rank_file("twice.tiktoken", every_byte + [b"ab", b"ab"]))

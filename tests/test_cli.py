@@ -100,9 +100,12 @@ def test_errors_are_one_line_and_exit_2(tmp_path, capsys):
     assert "unknown tokenizer 'nope/*'" in capsys.readouterr().err
     assert main(["report", "--results", str(tmp_path / "missing.json")]) == 2
     assert "no such results file" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exit_info:
-        main(["run", "--vocab-sizes", "big"])
-    assert exit_info.value.code == 2
+    for sizes, message in (("1024,big", "must be integers, got 'big'"), ("100", "vocabulary size 100 is out of range"),
+                           ("1024,10000000000000", "vocabulary size 10000000000000 is out of range")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["run", "--vocab-sizes", sizes])
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
 
 
 def test_a_real_subprocess(tmp_path):

@@ -140,3 +140,36 @@ def test_language_names_fall_back_to_the_code():
     assert language_name("jpn_Jpan") == "Japanese"
     assert language_name("ces") == "Czech"
     assert language_name("xyz_Abcd") == "xyz_Abcd"
+
+
+def test_listing_and_loading_see_the_same_files(tmp_path):
+    # A stray file in devtest/ is no language, and a dotted name is refused by both, with its name.
+    shutil.copytree(DATA / "tiny_split", tmp_path / "c")
+    write(tmp_path / "c" / "devtest" / "NOTES.md", "about this corpus\n")
+    write(tmp_path / "c" / "dev" / ".eng.txt.swp", b"\x00editor")
+    assert list_corpus_languages(tmp_path / "c") == load_corpus(tmp_path / "c").languages == ("eng", "jpn")
+    for split in ("dev", "devtest"):
+        shutil.copy(tmp_path / "c" / split / "eng.txt", tmp_path / "c" / split / "eng.v2.txt")
+    for read in (list_corpus_languages, load_corpus):
+        with pytest.raises(BenchmarkError, match=r"eng\.v2\.txt: 'eng\.v2' is not a language code"):
+            read(tmp_path / "c")
+
+
+def test_a_flat_folder_takes_any_case_of_txt_and_skips_hidden_files(tmp_path):
+    write(tmp_path / "eng.txt", "one\ntwo\n")
+    write(tmp_path / "RUS.TXT", "один\nдва\n")
+    write(tmp_path / ".txt", "not\na language\n")
+    assert list_corpus_languages(tmp_path) == load_corpus(tmp_path).languages == ("RUS", "eng")
+    write(tmp_path / "eng.TXT", "one\ntwo\n")
+    with pytest.raises(BenchmarkError, match=r"eng\.txt: language 'eng' already has a file here, eng\.TXT"):
+        load_corpus(tmp_path)
+
+
+def test_old_mac_line_endings_and_a_byte_order_mark_inside_are_named(tmp_path):
+    write(tmp_path / "eng.txt", "one\rtwo\rthree\r")
+    with pytest.raises(BenchmarkError, match=r"eng\.txt:1: a carriage return inside the line"):
+        load_corpus(tmp_path)
+    write(tmp_path / "eng.txt", "one\ntwo\n")
+    write(tmp_path / "spa.txt", "\ufeffuno\n\ufeffdos\n")  # two files joined: the first mark is allowed
+    with pytest.raises(BenchmarkError, match=r"spa\.txt:2: starts with a byte-order mark"):
+        load_corpus(tmp_path)

@@ -198,6 +198,9 @@ def test_match_languages():
     available = ["eng_Latn", "spa_Latn", "zho_Hans", "zho_Hant"]
     assert match_languages(["eng", "spa_Latn", "eng_Latf", "zho", "hin"], available) == {
         "eng": "eng_Latn", "spa_Latn": "spa_Latn", "eng_Latf": "eng_Latn"}  # zho is ambiguous, hin absent
+    # Two-letter codes and other cases find their language too: en.txt trains on FLORES's English.
+    assert match_languages(["en", "ES", "ja", "zh", "xx"], available + ["jpn_Jpan"]) == {
+        "en": "eng_Latn", "ES": "spa_Latn", "ja": "jpn_Jpan"}
 
 
 def test_measuring_on_training_text_is_refused(tmp_path):

@@ -76,18 +76,38 @@ def read_rank_file(name: str) -> bytes:
 
 
 def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, int]:
-    """Parse tiktoken's rank format: one `base64(token) rank` per line."""
+    """Parse tiktoken's rank format: one `base64(token) rank` per line.
+
+    Refused, naming the line: a token or a rank given twice, and a table without all 256 single
+    bytes (byte-level BPE starts from them). tiktoken itself would panic on these, in Rust, at
+    load time or at the first text that needs a missing byte."""
     ranks: dict[bytes, int] = {}
+    line_of_rank: dict[int, int] = {}
     for line_number, line in enumerate(data.splitlines(), start=1):
         if not line:
             continue
         try:
-            token, rank = line.split()
-            ranks[base64.b64decode(token, validate=True)] = int(rank)
+            token_text, rank_text = line.split()
+            token, rank = base64.b64decode(token_text, validate=True), int(rank_text)
         except ValueError:
             raise BenchmarkError(
                 f"{source}, line {line_number}: expected '<base64 token> <rank>', got {line[:60]!r}"
             ) from None
+        if token in ranks:
+            raise BenchmarkError(f"{source}, line {line_number}: token {token!r} is listed twice")
+        if rank in line_of_rank:
+            raise BenchmarkError(
+                f"{source}, line {line_number}: rank {rank} is also the rank on line {line_of_rank[rank]}"
+            )
+        ranks[token] = rank
+        line_of_rank[rank] = line_number
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        shown = ", ".join(f"0x{b:02x}" for b in missing[:8]) + (", ..." if len(missing) > 8 else "")
+        raise BenchmarkError(
+            f"{source}: {len(missing)} of the 256 single bytes have no rank ({shown}); a byte-level "
+            "rank table needs every byte (a truncated file?)"
+        )
     return ranks
 
 
