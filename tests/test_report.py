@@ -377,3 +377,26 @@ def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
     # Visibly apart, not one step of a 256-colour ramp: on a linear 0-100 scale 99.5 and 100 are
     # 0.01 apart and 89 is as green as 100 (0.24 apart).
     assert distance(100.0, 99.5) > 0.2 and distance(100.0, 89.0) > 0.5
+
+
+def test_the_methods_describe_only_what_the_run_did(results):
+    import dataclasses
+
+    from benchmark.report.markdown import methods_paragraph
+
+    settings = {**results.record.settings, "timing": {"repeats": 3, "warm_up": {
+        code: "dev split of flores200" for code in results.record.language_names}}}
+    full = Results(rows=results.rows, record=dataclasses.replace(results.record, settings=settings))
+    text = methods_paragraph(full)
+    assert "encodes the language's own dev split" in text and "Trained tokenizers learn from" in text
+    assert "hf/wordpiece" in text and "timed cold" not in text
+
+    # Only pretrained vocabularies, and a language with nothing to warm up on.
+    rows = tuple(r for r in results.rows if r.family == "tiktoken")
+    warm_up = {**settings["timing"]["warm_up"], "kor_Hang": "none: timed cold (no dev split here)"}
+    record = dataclasses.replace(results.record, settings={**settings, "timing": {"repeats": 1, "warm_up": warm_up}})
+    text = methods_paragraph(Results(rows=rows, record=record))
+    assert "Trained tokenizers" not in text and "training text" not in text and "saw no text" not in text
+    assert "hf/wordpiece" not in text
+    assert "one timed pass" in text
+    assert "Korean (kor_Hang) had no text to warm up on and was timed cold" in text

@@ -126,7 +126,7 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
     if record.machine:
         record_items.append(("Machine", ", ".join(f"{k}: {v}" for k, v in sorted(record.machine.items()))))
     if record.corpus_checksums:
-        record_items.append(("Corpus files", f"{len(record.corpus_checksums)} checked by SHA-256 (see results.json)"))
+        record_items.append(("Corpus files", f"{len(record.corpus_checksums)} (their SHA-256 sums are in results.json)"))
     record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)
     nav = '<a href="#findings">Findings</a><a href="#methods">Method</a><a href="#tables">Tables</a>'
     if plots:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmark.report.findings import compute_findings
+from benchmark.corpora import language_name
+from benchmark.report.findings import compute_findings, trained_families
 from benchmark.report.naming import language_label, ordered_languages, reference_language
 from benchmark.report.plots import PlotInfo
 from benchmark.report.tables import report_tables, to_markdown
@@ -28,7 +29,8 @@ def run_summary(results: Results) -> str:
 
 
 def methods_paragraph(results: Results) -> str:
-    """How each figure was measured, filled in from the run's settings where it recorded them."""
+    """How each figure was measured, filled in from the run's settings where it recorded them, and
+    only about what this run did (no training sentence for a run that trained nothing)."""
     settings = results.record.settings
     reference = reference_language(results)
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
@@ -38,25 +40,78 @@ def methods_paragraph(results: Results) -> str:
     timing = settings.get("timing") if isinstance(settings.get("timing"), dict) else {}
     resamples = f"{premium['n_resamples']:,} resamples, " if premium.get("n_resamples") else ""
     seed = f"seed {premium['seed']}" if premium.get("seed") is not None else "seeded"
-    repeats = f"the median of {timing['repeats']} timed repeats" if timing.get("repeats") else "the median of repeats"
+    n_repeats = timing.get("repeats")
+    repeats = ("one timed pass" if n_repeats == 1 else f"the median of {n_repeats} timed repeats" if n_repeats
+               else "the median of repeats")
     train_lines = settings.get("n_train_lines_per_language")
     train_share = f"{train_lines:,} lines per language" if train_lines else "an equal share per language"
-    measured_text = "every line" if measure_split == "all" else f"the {measure_split} split"
-    warm_text = "the training text" if train_split == "all" else f"the {train_split} split"
-    return (
+    corpus_dir = settings.get("corpus_dir")
+    of_corpus = f" of {corpus_dir}" if corpus_dir else ""
+    measured_text = f"every line{of_corpus}" if measure_split == "all" else f"the {measure_split} split{of_corpus}"
+    train_dir = settings.get("train_corpus_dir")
+    train_text = "the training text" if train_split == "all" else f"the {train_split} split"
+    if train_dir:
+        train_text += f" of {train_dir}"
+    text = (
         f"Every sentence ({n_sentences:,} per language, {measured_text}) is encoded on its own as plain "
         "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
         f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
         f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
         f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per second on a single thread, {repeats}, on "
-        f"text the tokenizer has not seen (each repeat first empties the encoder's cache and encodes "
-        f"{warm_text}, so no measured sentence is cached). Trained tokenizers learn from {warm_text} "
-        f"of the languages ({train_share}). {training_overlap(results)}Only the timing columns "
-        "(train seconds, MB/s, tokens/s) change between runs, with one exception: HuggingFace's WordPiece "
-        "trainer breaks ties between equally frequent pairs in hash-map order, which changes from process to "
-        "process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its counts by a few tenths of "
-        "a percent (trained tokenizers are cached, so reruns measure the same model)."
+        f"text the tokenizer has not seen: {_warm_up(results)} "
     )
+    if trained_families(results):
+        names = [_label(results, code) for code in settings.get("train_languages", ())]
+        of_languages = f", in {_join(names)}" if names else ""
+        text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
+                 f"{training_overlap(results)}")
+    if not any(row.family == "hf-wordpiece" for row in results.rows):
+        return text + "Only the timing columns (train seconds, MB/s, tokens/s) change between runs."
+    return text + (
+        "Only the timing columns (train seconds, MB/s, tokens/s) change between runs, with one exception: "
+        "HuggingFace's WordPiece trainer breaks ties between equally frequent pairs in hash-map order, which "
+        "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
+        "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
+    )
+
+
+def _label(results: Results, code: str) -> str:
+    """A language's label, also for a training language the run did not measure (no name recorded)."""
+    if code in results.record.language_names:
+        return language_label(results, code)
+    name = language_name(code)
+    return f"{name} ({code})" if name != code else code
+
+
+def _join(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _warm_up(results: Results) -> str:
+    """What each repeat encodes before the timed pass, from the run record's per-language sources."""
+    timing = results.record.settings.get("timing")
+    sources = timing.get("warm_up") if isinstance(timing, dict) else None
+    empty_cache = "each repeat first empties the encoder's cache and encodes"
+    if not isinstance(sources, dict) or not sources:
+        return f"{empty_cache} the language's dev split, so no measured sentence is cached."
+    cold = [code for code, source in sources.items() if str(source).startswith("none")]
+    warm = {code: source for code, source in sources.items() if code not in cold}
+    sentence = ""
+    if warm:
+        # "dev split of flores200" (the corpus's own), "dev split of flores200 (eng_Latn)" (borrowed)
+        places = {str(source).split(" (")[0] for source in warm.values()}
+        own = all(" (" not in str(source) for source in warm.values())
+        if len(places) == 1:
+            place = places.pop()
+            what = f"the language's own {place.split(' of ')[0]}" if own else f"the same language's lines in the {place}"
+        else:
+            what = "other text of the same language (per language in results.json, settings.timing.warm_up)"
+        sentence = f"{empty_cache} {what}, so no measured sentence is cached."
+    if cold:
+        names = _join([language_label(results, code) for code in cold])
+        sentence += (f"{' ' if sentence else ''}{names} had no text to warm up on and {'was' if len(cold) == 1 else 'were'} "
+                     "timed cold (each repeat starts from an empty cache).")
+    return sentence
 
 
 def training_overlap(results: Results) -> str:
@@ -112,6 +167,6 @@ def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
         versions = ", ".join(f"{k} {v}" for k, v in sorted(record.package_versions.items()))
         parts += [f"- Packages: {versions}"]
     if record.corpus_checksums:
-        parts += [f"- Corpus files checked: {len(record.corpus_checksums)} (SHA-256 sums in results.json)"]
+        parts += [f"- Corpus files: {len(record.corpus_checksums)} (their SHA-256 sums are in results.json)"]
     parts += [f"- Date: {record.date}", ""]
     return "\n".join(parts)

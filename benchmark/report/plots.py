@@ -102,7 +102,7 @@ PLOTS = (
     PlotInfo(
         "train_seconds",
         "Training time against vocabulary size",
-        "Wall-clock seconds to train each family on the dev split, by vocabulary size.",
+        "Wall-clock seconds to train each family on the training text, by vocabulary size.",
     ),
     PlotInfo(
         "roundtrip",

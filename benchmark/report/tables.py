@@ -126,7 +126,8 @@ def throughput_table(results: Results) -> Table:
         "throughput",
         "Encoder throughput, MB/s of UTF-8 text (one thread, median of repeats)",
         lambda row: fmt_speed(row.throughput_mb_s),
-        note="Timed on devtest after a warm-up pass over the dev split, so caches hold no measured text.",
+        note="Timed on the measured sentences, after a warm-up on other text of the same language where the "
+        "run had some, so caches hold no measured text (see how the figures were measured).",
     )
 
 
