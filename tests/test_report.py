@@ -333,7 +333,7 @@ def test_bars_of_lossy_tokenizers_are_hatched(results, plot):
     shown = set(headline_tokenizers(results))
     lossy = [
         r for r in results.rows
-        if r.tokenizer in shown and r.ok and r.roundtrip_rate < plots_module.LOSSY_BELOW
+        if r.tokenizer in shown and r.ok and r.roundtrip_rate < findings_module.LOSSLESS_SHARE
         and (plot != "premium" or r.language != reference)
     ]
     assert lossy, "the fixture should have lossy rows among the main tokenizers"
@@ -400,3 +400,18 @@ def test_the_methods_describe_only_what_the_run_did(results):
     assert "hf/wordpiece" not in text
     assert "one timed pass" in text
     assert "Korean (kor_Hang) had no text to warm up on and was timed cold" in text
+
+
+def test_findings_name_the_cheapest_lossless_tokenizer_per_language(results):
+    shown = set(headline_tokenizers(results))
+    sentence = next(s for s in compute_findings(results) if s.startswith("Fewest tokens per sentence"))
+    skipped_lossy = 0
+    for code in results.record.language_names:
+        rows = [r for r in results.rows if r.language == code and r.tokenizer in shown and r.ok]
+        lossless = [r for r in rows if r.roundtrip_rate >= 0.99]
+        best = min(lossless, key=lambda r: (r.n_tokens, r.tokenizer))
+        skipped_lossy += min(rows, key=lambda r: r.n_tokens).n_tokens < best.n_tokens
+        label = f"{language_label(results, code)} {best.n_tokens / best.n_sentences:.1f}"
+        part = next(p for p in sentence.split(": ", 1)[1].split("; ") if label in p)
+        assert part.startswith(best.tokenizer + " on "), (code, part)
+    assert skipped_lossy, "the fixture should have a language where a lossy tokenizer counts fewer tokens"

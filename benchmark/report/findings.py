@@ -32,6 +32,7 @@ from benchmark.report.naming import (
 from benchmark.results import ResultRow, Results
 
 FLAT_GAIN_PER_DOUBLING = 0.05
+LOSSLESS_SHARE = 0.99  # below this share of exact round trips, a tokenizer's count is of changed text
 
 
 def most_expensive(results: Results, tokenizer: str) -> ResultRow | None:
@@ -58,6 +59,23 @@ def openai_savings(results: Results) -> list[tuple[str, float]]:
         if cl100k and o200k and cl100k.ok and o200k.ok and cl100k.n_tokens > 0:
             savings.append((language, 1 - o200k.n_tokens / cl100k.n_tokens))
     return sorted(savings, key=lambda item: (-item[1], item[0]))
+
+
+def cheapest(results: Results) -> list[tuple[str, ResultRow]]:
+    """(language, the row of the main tokenizer with the fewest tokens there), in language order.
+    A tokenizer that gives back under `LOSSLESS_SHARE` of the language's sentences is left out:
+    it counts text it changed (spaces dropped, words turned into [UNK])."""
+    shown = set(headline_tokenizers(results))
+    found = []
+    for language in ordered_languages(results):
+        rows = [
+            row for row in results.rows
+            if row.language == language and row.tokenizer in shown and row.ok
+            and (row.roundtrip_rate is None or row.roundtrip_rate >= LOSSLESS_SHARE)
+        ]
+        if rows:
+            found.append((language, min(rows, key=lambda row: (row.n_tokens, row.tokenizer))))
+    return found
 
 
 @dataclass(frozen=True)
@@ -106,6 +124,7 @@ def compute_findings(results: Results) -> list[str]:
     findings = []
     for sentence in (
         _premium_sentence(results),
+        _cheapest_sentence(results),
         _openai_sentence(results),
         *_flattening_sentences(results),
         _speed_sentence(results),
@@ -118,6 +137,20 @@ def compute_findings(results: Results) -> list[str]:
 
 def _name(results: Results, code: str) -> str:
     return language_label(results, code)
+
+
+def _cheapest_sentence(results: Results) -> str:
+    found = cheapest(results)
+    if len({row.tokenizer for row in results.rows}) < 2 or not found:
+        return ""
+    by_tokenizer: dict[str, list[str]] = {}
+    for language, row in found:
+        by_tokenizer.setdefault(row.tokenizer, []).append(f"{_name(results, language)} {row.tokens_per_sentence:.1f}")
+    parts = [f"{tid} on {join_words(languages)}" for tid, languages in by_tokenizer.items()]
+    return (
+        "Fewest tokens per sentence among the main tokenizers that give the text back (99% of sentences or "
+        f"more): {'; '.join(parts)}."
+    )
 
 
 def _premium_sentence(results: Results) -> str:

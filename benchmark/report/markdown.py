@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from benchmark.corpora import language_name
 from benchmark.report.findings import compute_findings, trained_families
-from benchmark.report.naming import language_label, ordered_languages, reference_language
+from benchmark.report.naming import join_words, language_label, ordered_languages, reference_language
 from benchmark.report.plots import PlotInfo
 from benchmark.report.tables import report_tables, to_markdown
 from benchmark.results import Results
@@ -62,7 +62,7 @@ def methods_paragraph(results: Results) -> str:
     )
     if trained_families(results):
         names = [_label(results, code) for code in settings.get("train_languages", ())]
-        of_languages = f", in {_join(names)}" if names else ""
+        of_languages = f", in {join_words(names)}" if names else ""
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
     if not any(row.family == "hf-wordpiece" for row in results.rows):
@@ -81,10 +81,6 @@ def _label(results: Results, code: str) -> str:
         return language_label(results, code)
     name = language_name(code)
     return f"{name} ({code})" if name != code else code
-
-
-def _join(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _warm_up(results: Results) -> str:
@@ -108,7 +104,7 @@ def _warm_up(results: Results) -> str:
             what = "other text of the same language (per language in results.json, settings.timing.warm_up)"
         sentence = f"{empty_cache} {what}, so no measured sentence is cached."
     if cold:
-        names = _join([language_label(results, code) for code in cold])
+        names = join_words([language_label(results, code) for code in cold])
         sentence += (f"{' ' if sentence else ''}{names} had no text to warm up on and {'was' if len(cold) == 1 else 'were'} "
                      "timed cold (each repeat starts from an empty cache).")
     return sentence

@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, flattening, trained_families
+from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, LOSSLESS_SHARE, flattening, trained_families
 from benchmark.report.naming import (
     family_name,
     headline_tokenizers,
@@ -272,11 +272,6 @@ def _colour_tick_labels(labels, colours) -> None:
 # ----------------------------------------------------------------------------- the plots
 
 
-# A bar is hatched when the tokenizer gives back fewer than this share of the sentences exactly: its
-# count is of text it changed (spaces, accents, [UNK] for a whole word), not the same content.
-LOSSY_BELOW = 0.99
-
-
 def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value, interval=None) -> None:
     """One group of bars per language, one bar per tokenizer, in the tokenizers' colours.
     `value(row)` is a bar's height; `interval(row)`, if given, its (low, high) whiskers."""
@@ -286,7 +281,7 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
     index = row_index(results)
     colours = tokenizer_colours(results)
     width = 0.8 / len(tokenizers)
-    lossy_drawn = False
+    lossy_drawn = False  # hatched: a count of text the tokenizer changed (see findings.LOSSLESS_SHARE)
     for i, tid in enumerate(tokenizers):
         xs, heights, errors, hatches = [], [], [[], []], []
         for j, code in enumerate(languages):
@@ -299,7 +294,7 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
             low, high = interval(row) if interval is not None else (height, height)
             errors[0].append(max(height - low, 0))
             errors[1].append(max(high - height, 0))
-            lossy = row.roundtrip_rate is not None and row.roundtrip_rate < LOSSY_BELOW
+            lossy = row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
             hatches.append("////" if lossy else "")
             lossy_drawn |= lossy
         bars = ax.bar(xs, heights, width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
@@ -315,7 +310,7 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
     handles = ax.get_legend_handles_labels()[0] + [Patch(facecolor=colours[tid], label=tid) for tid in tokenizers]
     if lossy_drawn:
         handles.append(Patch(facecolor="0.55", edgecolor="white", hatch="////",
-                             label=f"hatched: under {LOSSY_BELOW:.0%} of sentences\nround-trip (text changed)"))
+                             label=f"hatched: under {LOSSLESS_SHARE:.0%} of sentences\nround-trip (text changed)"))
     ax.legend(handles=handles, title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
 
 
