@@ -69,6 +69,17 @@ ISO_639_1 = {"en": "eng", "es": "spa", "ru": "rus", "ja": "jpn", "ko": "kor", "c
 # Codes tried, in order, when the user does not name the premium's reference language.
 ENGLISH_CODES = ("eng_Latn", "eng", "en")
 
+
+
+def english_code(codes: Sequence[str]) -> str | None:
+    """The first of `codes` that is an English code (ENGLISH_CODES in that order, any case)."""
+    for english in ENGLISH_CODES:
+        for code in codes:
+            if code.lower() == english.lower():
+                return code
+    return None
+
+
 SPLITS = ("dev", "devtest")
 ALL_SPLIT = "all"  # the one split of a user corpus without dev/ and devtest/ subfolders
 
@@ -111,11 +122,11 @@ class Corpus:
         return len(next(iter(self.splits[split].values())))
 
     def default_reference(self) -> str:
-        for code in ENGLISH_CODES:
-            if code in self.languages:
-                return code
+        code = english_code(self.languages)
+        if code is not None:
+            return code
         raise BenchmarkError(
-            f"{self.root}: no English file ({', '.join(ENGLISH_CODES)}) to measure the premium "
+            f"{self.root}: no English file ({', '.join(ENGLISH_CODES)}, in any case) to measure the premium "
             f"against; pick one of {', '.join(self.languages)} with --reference CODE"
         )
 
@@ -233,8 +244,9 @@ def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None
     return Corpus(name="flores200", root=root, languages=selected, splits=splits, checksums=checksums)
 
 
-# A language code names a file: letters, digits, "_" and "-" (eng, eng_Latn, pt-BR, hin_Deva).
-_LANGUAGE_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+# A language code names a file: letters (any script), digits, "_" and "-", starting with a letter or
+# digit (eng, eng_Latn, pt-BR, français). A dot is refused: spa.bak.txt is a backup, not a language.
+_LANGUAGE_CODE = re.compile(r"[^\W_][\w-]*")
 
 
 def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
@@ -273,7 +285,9 @@ def _layout(root: Path) -> tuple[str, dict[str, dict[str, Path]]]:
                 "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
             )
         return "flat", {ALL_SPLIT: files}
-    flores = (root / "dev").is_dir() and any(p.name.endswith(".dev") for p in (root / "dev").iterdir())
+    flores = (root / "dev").is_dir() and any(
+        not p.name.startswith(".") and p.name.lower().endswith(".dev") for p in (root / "dev").iterdir()
+    )
     per_split: dict[str, dict[str, Path]] = {}
     for split in SPLITS:
         folder = root / split

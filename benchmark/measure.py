@@ -53,6 +53,7 @@ from benchmark.corpora import (
     ENGLISH_CODES,
     ISO_639_1,
     Corpus,
+    english_code,
     language_name,
     list_corpus_languages,
     load_corpus,
@@ -160,13 +161,13 @@ def resolve_languages(root: Path, languages: Sequence[str] | None, reference: st
         load_corpus(root)  # says what is wrong with the folder (missing, a file, no texts, no devtest/)
         raise BenchmarkError(f"{root}: no language files found")
     if reference is None and not need_reference:
-        reference = next((code for code in ENGLISH_CODES if code in available), None)
+        reference = english_code(available)
         return (tuple(dict.fromkeys(languages)) if languages is not None else None), reference
     if reference is None:
-        reference = next((code for code in ENGLISH_CODES if code in available), None)
+        reference = english_code(available)
         if reference is None:
             raise BenchmarkError(
-                f"{root}: no English file ({', '.join(ENGLISH_CODES)}) to measure the premium "
+                f"{root}: no English file ({', '.join(ENGLISH_CODES)}, in any case) to measure the premium "
                 f"against; pick one of {', '.join(available) or '(none found)'} with --reference CODE"
             )
     elif reference not in available:

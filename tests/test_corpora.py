@@ -146,7 +146,8 @@ def test_listing_and_loading_see_the_same_files(tmp_path):
     # A stray file in devtest/ is no language, and a dotted name is refused by both, with its name.
     shutil.copytree(DATA / "tiny_split", tmp_path / "c")
     write(tmp_path / "c" / "devtest" / "NOTES.md", "about this corpus\n")
-    write(tmp_path / "c" / "dev" / ".eng.txt.swp", b"\x00editor")
+    write(tmp_path / "c" / "dev" / ".eng.txt", b"\x00an editor's hidden copy")
+    write(tmp_path / "c" / "dev" / ".notes.dev", "not the FLORES layout\n")
     assert list_corpus_languages(tmp_path / "c") == load_corpus(tmp_path / "c").languages == ("eng", "jpn")
     for split in ("dev", "devtest"):
         shutil.copy(tmp_path / "c" / split / "eng.txt", tmp_path / "c" / split / "eng.v2.txt")
@@ -156,6 +157,13 @@ def test_listing_and_loading_see_the_same_files(tmp_path):
 
 
 def test_a_flat_folder_takes_any_case_of_txt_and_skips_hidden_files(tmp_path):
+    write(tmp_path / "français.txt", "un\ndeux\n")
+    assert load_corpus(tmp_path).languages == ("français",)  # a code in another script is a code
+    write(tmp_path / "_draft.txt", "one\ntwo\n")
+    with pytest.raises(BenchmarkError, match=r"_draft\.txt: '_draft' is not a language code"):
+        load_corpus(tmp_path)
+    (tmp_path / "_draft.txt").unlink()
+    (tmp_path / "français.txt").unlink()
     write(tmp_path / "eng.txt", "one\ntwo\n")
     write(tmp_path / "RUS.TXT", "один\nдва\n")
     write(tmp_path / ".txt", "not\na language\n")
@@ -173,3 +181,12 @@ def test_old_mac_line_endings_and_a_byte_order_mark_inside_are_named(tmp_path):
     write(tmp_path / "spa.txt", "\ufeffuno\n\ufeffdos\n")  # two files joined: the first mark is allowed
     with pytest.raises(BenchmarkError, match=r"spa\.txt:2: starts with a byte-order mark"):
         load_corpus(tmp_path)
+
+
+def test_english_is_the_default_reference_in_any_case(tmp_path):
+    from benchmark.measure import resolve_languages
+
+    write(tmp_path / "ENG.txt", "one\ntwo\n")
+    write(tmp_path / "jpn.txt", "一\n二\n")
+    assert load_corpus(tmp_path).default_reference() == "ENG"
+    assert resolve_languages(tmp_path, None, None) == (None, "ENG")

@@ -377,6 +377,8 @@ def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
     # Visibly apart, not one step of a 256-colour ramp: on a linear 0-100 scale 99.5 and 100 are
     # 0.01 apart and 89 is as green as 100 (0.24 apart).
     assert distance(100.0, 99.5) > 0.2 and distance(100.0, 89.0) > 0.5
+    # One sentence lost in 10,000 is not every sentence.
+    assert mesh.cmap(mesh.norm(99.99)) == mesh.cmap(mesh.norm(99.5)) != mesh.cmap(mesh.norm(100.0))
 
 
 def test_the_methods_describe_only_what_the_run_did(results):
@@ -415,3 +417,28 @@ def test_findings_name_the_cheapest_lossless_tokenizer_per_language(results):
         part = next(p for p in sentence.split(": ", 1)[1].split("; ") if label in p)
         assert part.startswith(best.tokenizer + " on "), (code, part)
     assert skipped_lossy, "the fixture should have a language where a lossy tokenizer counts fewer tokens"
+
+
+def test_no_cheapest_finding_without_two_main_tokenizers_and_a_language_all_skipped_rules_none_out(results):
+    import dataclasses
+
+    one = Results(rows=tuple(r for r in results.rows if r.tokenizer == "tiktoken/o200k_base"), record=results.record)
+    assert not [s for s in compute_findings(one) if s.startswith("Fewest tokens")]
+
+    # Every tokenizer skipped on Korean: the main tokenizers are still those complete elsewhere.
+    rows = tuple(dataclasses.replace(r, status="skipped: test") if r.language == "kor_Hang" else r for r in results.rows)
+    skipped_korean = Results(rows=rows, record=results.record)
+    assert headline_tokenizers(skipped_korean) == headline_tokenizers(results)
+    with plots_module.plot_style():
+        assert plots_module.plot_tokens_per_sentence(skipped_korean) is not None
+
+
+def test_the_methods_say_when_only_the_first_lines_were_measured(results):
+    import dataclasses
+
+    from benchmark.report.markdown import methods_paragraph
+
+    settings = {**results.record.settings, "max_sentences": 40, "measure_split": "devtest",
+                "corpus_dir": "corpora/flores200"}
+    capped = Results(rows=results.rows, record=dataclasses.replace(results.record, settings=settings))
+    assert "(40 per language, the first 40 lines of the devtest split of corpora/flores200)" in methods_paragraph(capped)

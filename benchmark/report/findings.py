@@ -141,15 +141,15 @@ def _name(results: Results, code: str) -> str:
 
 def _cheapest_sentence(results: Results) -> str:
     found = cheapest(results)
-    if len({row.tokenizer for row in results.rows}) < 2 or not found:
-        return ""
+    if len(headline_tokenizers(results)) < 2 or not found:
+        return ""  # nothing to compare with
     by_tokenizer: dict[str, list[str]] = {}
     for language, row in found:
         by_tokenizer.setdefault(row.tokenizer, []).append(f"{_name(results, language)} {row.tokens_per_sentence:.1f}")
     parts = [f"{tid} on {join_words(languages)}" for tid, languages in by_tokenizer.items()]
     return (
-        "Fewest tokens per sentence among the main tokenizers that give the text back (99% of sentences or "
-        f"more): {'; '.join(parts)}."
+        "Fewest tokens per sentence among the main tokenizers that give the text back "
+        f"({LOSSLESS_SHARE:.0%} of sentences or more): {'; '.join(parts)}."
     )
 
 

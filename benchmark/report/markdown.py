@@ -48,12 +48,15 @@ def methods_paragraph(results: Results) -> str:
     corpus_dir = settings.get("corpus_dir")
     of_corpus = f" of {corpus_dir}" if corpus_dir else ""
     measured_text = f"every line{of_corpus}" if measure_split == "all" else f"the {measure_split} split{of_corpus}"
+    if isinstance(settings.get("max_sentences"), int):  # --max-sentences or --quick: only the first lines
+        measured_text = (f"the first {settings['max_sentences']:,} lines of {measured_text}" if measure_split != "all"
+                         else f"the first {settings['max_sentences']:,} lines{of_corpus}")
     train_dir = settings.get("train_corpus_dir")
     train_text = "the training text" if train_split == "all" else f"the {train_split} split"
     if train_dir:
         train_text += f" of {train_dir}"
     text = (
-        f"Every sentence ({n_sentences:,} per language, {measured_text}) is encoded on its own as plain "
+        f"Each measured sentence ({n_sentences:,} per language, {measured_text}) is encoded on its own as plain "
         "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
         f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
         f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
@@ -94,12 +97,17 @@ def _warm_up(results: Results) -> str:
     warm = {code: source for code, source in sources.items() if code not in cold}
     sentence = ""
     if warm:
-        # "dev split of flores200" (the corpus's own), "dev split of flores200 (eng_Latn)" (borrowed)
-        places = {str(source).split(" (")[0] for source in warm.values()}
-        own = all(" (" not in str(source) for source in warm.values())
-        if len(places) == 1:
-            place = places.pop()
-            what = f"the language's own {place.split(' of ')[0]}" if own else f"the same language's lines in the {place}"
+        # "dev split of <corpus>" (the corpus's own), "<split> split of <training corpus> (<code>)" (borrowed)
+        corpus = results.record.settings.get("corpus")
+        own = all(
+            source == f"dev split of {corpus}" or (str(source).startswith("dev split of ") and not str(source).endswith(")"))
+            for source in warm.values()
+        )
+        places = {str(source).rsplit(" (", 1)[0] for source in warm.values()}
+        if own:
+            what = "the language's own dev split"
+        elif len(places) == 1:
+            what = f"the same language's lines in the {places.pop()}"
         else:
             what = "other text of the same language (per language in results.json, settings.timing.warm_up)"
         sentence = f"{empty_cache} {what}, so no measured sentence is cached."

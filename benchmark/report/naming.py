@@ -105,7 +105,8 @@ def headline_tokenizers(results: Results) -> list[str]:
     measured every language. Other tokenizers of a family only add lines that say the same thing.
     """
     rows = results.rows
-    languages = {row.language for row in rows}
+    # A language that every tokenizer skipped does not rule every tokenizer out.
+    languages = {row.language for row in rows if row.ok}
     ok_by_tokenizer: dict[str, set[str]] = {}
     meta: dict[str, ResultRow] = {}
     for row in rows:
