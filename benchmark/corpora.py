@@ -70,7 +70,6 @@ ISO_639_1 = {"en": "eng", "es": "spa", "ru": "rus", "ja": "jpn", "ko": "kor", "c
 ENGLISH_CODES = ("eng_Latn", "eng", "en")
 
 
-
 def english_code(codes: Sequence[str]) -> str | None:
     """The first of `codes` that is an English code (ENGLISH_CODES in that order, any case)."""
     for english in ENGLISH_CODES:
@@ -268,11 +267,10 @@ def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
     return found
 
 
-def _layout(root: Path) -> tuple[str, dict[str, dict[str, Path]]]:
-    """How a corpus folder is laid out, and its files: ("flores", {split: {code: path}}) for
-    dev/*.dev and devtest/*.devtest, ("splits", ...) for dev/*.txt and devtest/*.txt, ("flat",
-    {ALL_SPLIT: {code: path}}) for <code>.txt files. One place, so that listing a corpus's
-    languages and loading them can never disagree."""
+def _layout(root: Path) -> dict[str, dict[str, Path]]:
+    """A corpus folder's files, {split: {code: path}}: dev/*.dev and devtest/*.devtest (the FLORES
+    layout), dev/*.txt and devtest/*.txt, or <code>.txt files as the one split ALL_SPLIT. One
+    place, so that listing a corpus's languages and loading them can never disagree."""
     if root.is_file():
         raise BenchmarkError(f"{root}: is a file; a corpus is a folder of <code>.txt files")
     if not root.is_dir():
@@ -284,7 +282,7 @@ def _layout(root: Path) -> tuple[str, dict[str, dict[str, Path]]]:
                 f"{root}: no <code>.txt files (nor dev/ and devtest/ subfolders); "
                 "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
             )
-        return "flat", {ALL_SPLIT: files}
+        return {ALL_SPLIT: files}
     flores = (root / "dev").is_dir() and any(
         not p.name.startswith(".") and p.name.lower().endswith(".dev") for p in (root / "dev").iterdir()
     )
@@ -306,7 +304,7 @@ def _layout(root: Path) -> tuple[str, dict[str, dict[str, Path]]]:
             f"{per_split[where][odd]}: language {odd!r} has no file in {root / other}; "
             "every language needs both splits"
         )
-    return ("flores" if flores else "splits"), per_split
+    return per_split
 
 
 def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
@@ -318,7 +316,7 @@ def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
     if root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR.resolve():
         return load_flores(root, languages)
     # The FLORES layout somewhere else (e.g. a bigger FLORES-200 checkout) has no pinned sums.
-    _, per_split = _layout(root)
+    per_split = _layout(root)
     selected = _select(_ordered(next(iter(per_split.values()))), languages, root)
     splits, checksums = {}, {}
     for split, files in per_split.items():
@@ -341,5 +339,5 @@ def list_corpus_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
     root = Path(root)
     if root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR.resolve():
         return FLORES_LANGUAGES
-    _, per_split = _layout(root)
+    per_split = _layout(root)
     return _ordered(next(iter(per_split.values())))
