@@ -91,6 +91,18 @@ def test_mixed_scripts_flores_match_reference():
     assert len(merges) == 300  # enough text that the run is not cut short by min_frequency
 
 
+def test_long_pretokens_with_many_occurrences_match_reference():
+    # A pair found more than four times in one pre-token takes the path that rewrites the word once
+    # (in place, each occurrence would shift the rest of the word: quadratic on "a" * 1_000_000).
+    counts = {
+        ("ab" * 300 + "a" * 301 + "b").encode(): 1,
+        ("ba" * 50 + "é" * 21 + "abab").encode(): 3,
+        ("aab" * 40).encode(): 2,
+    }
+    merges = assert_same_as_reference(counts, 40, 2)
+    assert merges[0] == (ord("a"), ord("b"))  # 300 times in the first pre-token alone
+
+
 @settings(max_examples=150, deadline=None, database=None)
 @given(
     texts=st.lists(st.text(alphabet="aab c\né", max_size=30), min_size=1, max_size=5),

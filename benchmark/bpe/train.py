@@ -251,6 +251,8 @@ def _apply_merge(
     # Lefts used up by one occurrence: one, or two when the pair is (A, A).
     used = 2 if left == right else 1
     merged = (new_id,)
+    starts: list[int] = []  # where the pair starts in the current word, as it was
+    add_start = starts.append
     for word_index in word_indices:
         word = words[word_index]
         # list.count and list.index run in C; counting first avoids a ValueError per word.
@@ -259,20 +261,24 @@ def _apply_merge(
             continue  # stale index entry: an earlier merge removed the pair from this word
         n = word_counts[word_index]
         index = word.index
+        last = len(word) - 1
+        # Positions are in the word as it was: it is rewritten once, after the scan (rewriting it
+        # at every occurrence made a pre-token of a million "a"s quadratic).
+        starts.clear()
+        previous_end = -1  # where the last merged occurrence ends
         i = 0
         while remaining > 0:
             i = index(left, i)
-            last = len(word) - 1
             if i < last and word[i + 1] == right:
                 remaining -= used
                 if i:
-                    x = word[i - 1]
-                    if x == new_id:
-                        # subtle: the previous occurrence ends right here (it was already
-                        # replaced in place): the old pair was (right, left), the new one (C, C).
+                    if i == previous_end:
+                        # subtle: the previous occurrence ends right here: the old pair was
+                        # (right, left), the new one (C, C).
                         delta[right_left | left] -= n
                         k = new_left | new_id
                     else:
+                        x = word[i - 1]
                         delta[x << shift | left] -= n
                         k = x << shift | new_id
                     delta[k] += n
@@ -286,10 +292,26 @@ def _apply_merge(
                         k = new_left | y
                         delta[k] += n
                         born[k].append(word_index)
-                word[i : i + 2] = merged
+                add_start(i)
+                previous_end = i = j
             else:
                 remaining -= 1
-            i += 1
+                i += 1
+        n_starts = len(starts)
+        if n_starts == 1:
+            word[previous_end - 2 : previous_end] = merged
+        elif n_starts <= 4:
+            for i in reversed(starts):  # from the right, so the earlier positions stay valid
+                word[i : i + 2] = merged
+        elif starts:
+            rewritten = []
+            begin = 0
+            for i in starts:
+                rewritten += word[begin:i]
+                rewritten.append(new_id)
+                begin = i + 2
+            rewritten += word[begin:]
+            word[:] = rewritten
 
     # subtle: every occurrence of the pair was merged or (for runs like `a a a`) destroyed, so its
     # count is now zero; neighbour updates may name the same key (when left == right): skip them.
