@@ -271,3 +271,91 @@ def test_missing_rank_data_says_how_to_install_it(monkeypatch):
 def test_an_unknown_encoding_is_named():
     with pytest.raises(BenchmarkError, match="unknown OpenAI encoding 'p50k_base'"):
         ByteLevelBPE.from_tiktoken("p50k_base")
+
+
+# ------------------------------------------------------------------ what users get wrong, and custom patterns
+
+
+def test_a_mistyped_pattern_name_a_compiled_pattern_and_capturing_groups_are_refused():
+    with pytest.raises(ValueError, match=r"unknown pattern name 'cl100k_base'; the named patterns are gpt2, cl100k"):
+        ByteLevelBPE.train(["some text"], 260, pattern="cl100k_base")
+    with pytest.raises(TypeError, match=r"got Pattern .* \(pass its text, \.pattern\)"):
+        ByteLevelBPE.train(["some text"], 260, pattern=regex.compile(r"\w+|\W"))
+    with pytest.raises(ValueError, match=r"has 2 capturing group\(s\).*\(\?:\.\.\.\)"):
+        ByteLevelBPE(pattern=r"(\w)(\w*)|\s+", merges=[])
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=60))
+@pytest.mark.parametrize("pattern", [r"\w+", r"(?i)[a-z]+|\s", r"\w*", r"\p{Lu}\p{Ll}+|[0-9]{2}"])
+def test_a_custom_pattern_that_leaves_text_unmatched_still_loses_nothing(pattern, text):
+    model = _custom_models()[pattern]
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return
+    assert model.decode(model.encode(text)) == text
+    if not pattern.endswith("*"):
+        assert model.to_tiktoken().encode_ordinary(text) == model.encode(text)
+
+
+_CUSTOM_MODELS: dict[str, ByteLevelBPE] = {}
+
+
+def _custom_models() -> dict[str, ByteLevelBPE]:
+    if not _CUSTOM_MODELS:
+        lines = dev_lines(40)
+        for pattern in (r"\w+", r"(?i)[a-z]+|\s", r"\w*", r"\p{Lu}\p{Ll}+|[0-9]{2}"):
+            _CUSTOM_MODELS[pattern] = ByteLevelBPE.train(lines, 400, pattern=pattern)
+    return _CUSTOM_MODELS
+
+
+def test_custom_pattern_models_are_trained_on_every_character_and_saved_as_given(tmp_path):
+    model = _custom_models()[r"\w+"]
+    assert model.pattern == r"\w+" and model.pattern_name == "custom"
+    # The punctuation the pattern leaves out is text too: "Hello, world!" keeps its comma.
+    assert model.decode(model.encode("Hello, world!")) == "Hello, world!"
+    model.save(tmp_path / "m.json")
+    assert ByteLevelBPE.load(tmp_path / "m.json").encode("Hello, world!") == model.encode("Hello, world!")
+    with pytest.raises(ValueError, match=r"can match the empty string, which tiktoken cannot run"):
+        _custom_models()[r"\w*"].to_tiktoken()
+
+
+def test_inputs_of_the_wrong_type_are_named():
+    with pytest.raises(TypeError, match=r"texts must be an iterable of str .* got a str; wrap it in a list"):
+        ByteLevelBPE.train("one long document", 300)
+    with pytest.raises(TypeError, match=r"text 1 is a NoneType, not a str"):
+        ByteLevelBPE.train(["a", None], 300)
+    with pytest.raises(TypeError, match=r"text 0 is a bytes, not a str"):
+        ByteLevelBPE.train_sweep([b"x"], [300])
+    with pytest.raises(TypeError, match=r"special_tokens is a sequence of str, got the str '<\|endoftext\|>'"):
+        ByteLevelBPE.train(["a b"], 300, special_tokens="<|endoftext|>")
+    with pytest.raises(ValueError, match=r"special tokens listed twice: \['<s>'\]"):
+        ByteLevelBPE.train(["a b"], 300, special_tokens=["<s>", "</s>", "<s>"])
+    model = ByteLevelBPE.train(["a b"], 300)
+    with pytest.raises(TypeError, match="got a str"):
+        model.encode_batch("abc")
+    with pytest.raises(TypeError, match=r"token ids are ints, got float 3\.0"):
+        model.decode([3.0])
+
+
+def test_the_fix_suggested_for_a_lone_surrogate_works():
+    model = ByteLevelBPE.train(["a b"], 300)
+    text = "ab\ud800cd \ud83d\ude00"  # a lone surrogate, and a pair split in two
+    with pytest.raises(ValueError, match=r"lone surrogate U\+D800 at index 2") as error:
+        model.encode(text)
+    fix = regex.search(r"e\.g\. (text\.encode\(.*?\))\s\(", str(error.value)).group(1)
+    fixed = eval(fix, {"text": text})  # the message's own expression
+    assert model.decode(model.encode(fixed)) == fixed == "ab\ufffdcd \U0001F600"
+
+
+def test_load_names_a_folder_a_wrong_field_type_and_the_version(tmp_path):
+    with pytest.raises(ModelFileError, match="is a folder, not a model file"):
+        ByteLevelBPE.load(tmp_path)
+    model = ByteLevelBPE.train(["low lower lowest"] * 5, 270, special_tokens=["<pad>"])
+    model.save(tmp_path / "m.json")
+    raw = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    (tmp_path / "list.json").write_text(json.dumps({**raw, "special_tokens": ["<pad>"]}), encoding="utf-8")
+    with pytest.raises(ModelFileError, match=r"malformed model file \(AttributeError"):
+        ByteLevelBPE.load(tmp_path / "list.json")
+    (tmp_path / "v.json").write_text(json.dumps({**raw, "version": "1"}), encoding="utf-8")
+    with pytest.raises(ModelFileError, match=r"version '1', this program reads version 1;"):
+        ByteLevelBPE.load(tmp_path / "v.json")

@@ -98,13 +98,15 @@ def load_model(cls: type[ByteLevelBPE], path: Path) -> ByteLevelBPE:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ModelFileError(f"{path}: no such model file") from None
+    except IsADirectoryError:
+        raise ModelFileError(f"{path}: is a folder, not a model file") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFileError(f"{path}: not a JSON model file ({exc})") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ModelFileError(f"{path}: not a {FORMAT} model file (its 'format' is {raw.get('format') if isinstance(raw, dict) else None!r})")
     if raw.get("version") != VERSION:
         raise ModelFileError(
-            f"{path}: model file version {raw.get('version')!r}, this program reads version {VERSION}; "
+            f"{path}: model file version {raw.get('version')!r}, this program reads version {VERSION!r}; "
             "train the model again with this version"
         )
     try:
@@ -116,8 +118,8 @@ def load_model(cls: type[ByteLevelBPE], path: Path) -> ByteLevelBPE:
         else:
             ranks = {base64.b64decode(token, validate=True): int(rank) for token, rank in raw["ranks"]}
             model = cls(ranks=ranks, **common)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise ModelFileError(f"{path}: malformed model file ({exc})") from None
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+        raise ModelFileError(f"{path}: malformed model file ({type(exc).__name__}: {exc})") from None
     if model.fingerprint != raw.get("fingerprint"):
         raise ModelFileError(
             f"{path}: fingerprint mismatch (file says {raw.get('fingerprint')!r}, content hashes to "

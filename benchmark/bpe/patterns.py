@@ -48,26 +48,52 @@ PATTERNS: dict[str, str | None] = {
 }
 
 
+# A string like this is a pattern *name*, not a regex (a regex of letters only would split text at
+# that literal word): an unknown one is a typo, and is refused rather than run.
+_NAME_LIKE = regex.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
 def resolve_pattern(pattern: str | None) -> tuple[str, str | None]:
     """Return (name, pattern text) for a named pattern or a custom regex string.
+
+    A custom regex may leave text unmatched: that text still becomes pre-tokens (see
+    `execution_form`), so nothing is dropped. Refused, with the reason: a value that is not a
+    string, an unknown name, a regex that does not compile, and capturing groups (matches must be
+    whole pre-tokens).
 
     >>> resolve_pattern("simple")
     ('simple', '\\\\s+|\\\\w+|[^\\\\w\\\\s]')
     """
+    known = ", ".join(PATTERNS)
     if pattern is None:
         return "none", None
+    if not isinstance(pattern, str):
+        hint = " (pass its text, .pattern)" if isinstance(getattr(pattern, "pattern", None), str) else ""
+        raise TypeError(
+            f"pattern must be a pattern name ({known}) or a regex string, got {type(pattern).__name__} "
+            f"{pattern!r}{hint}"
+        )
     if pattern in PATTERNS:
         return pattern, PATTERNS[pattern]
-    try:
-        regex.compile(pattern)
-    except regex.error as exc:
-        known = ", ".join(PATTERNS)
-        raise ValueError(
-            f"pattern {pattern!r} is neither a named pattern ({known}) nor a valid regex: {exc}"
-        ) from None
     for name, text in PATTERNS.items():
         if text == pattern:
             return name, text
+    if _NAME_LIKE.fullmatch(pattern):
+        raise ValueError(
+            f"unknown pattern name {pattern!r}; the named patterns are {known} "
+            r"(a custom pattern is a regex, e.g. r'\s+|\w+|[^\w\s]')"
+        )
+    try:
+        compiled = regex.compile(pattern)
+    except regex.error as exc:
+        raise ValueError(
+            f"pattern {pattern!r} is neither a named pattern ({known}) nor a valid regex: {exc}"
+        ) from None
+    if compiled.groups:
+        raise ValueError(
+            f"pattern {pattern!r} has {compiled.groups} capturing group(s), so its matches would be the "
+            "groups' text, not whole pre-tokens; write each group as (?:...)"
+        )
     return "custom", pattern
 
 
@@ -101,8 +127,23 @@ def findall_of(compiled: regex.Pattern[str]) -> Callable[[str], list[str]]:
     return partial(compiled.findall, concurrent=False)
 
 
+# Global inline flags ("(?i)") must stay at the very start of a pattern when it is wrapped.
+_LEADING_FLAGS = regex.compile(r"(?:\(\?[aiLmsuxV0-9]+\))*")
+
+
+def execution_form(pattern_text: str) -> str:
+    """The regex that runs for a pattern text. A published pattern matches every character of any
+    text (the tests check it), and runs in its faster equivalent form where it has one. A custom
+    pattern may not: `(?:custom)|[\\s\\S]` makes every character it leaves out a pre-token of its
+    own, so that encoding stays lossless, and tiktoken (`to_tiktoken`) runs the same form."""
+    if pattern_text in PATTERNS.values():
+        return EXECUTION_FORMS.get(pattern_text, pattern_text)
+    flags = _LEADING_FLAGS.match(pattern_text).group()
+    return f"{flags}(?:{pattern_text[len(flags):]})|[\\s\\S]"
+
+
 def compile_pattern(pattern_text: str | None) -> regex.Pattern[str] | None:
-    """Compile a pattern text (its execution form, if it has one); None (`none`) stays None."""
+    """Compile a pattern text's execution form; None (`none`) stays None."""
     if pattern_text is None:
         return None
-    return regex.compile(EXECUTION_FORMS.get(pattern_text, pattern_text))
+    return regex.compile(execution_form(pattern_text))

@@ -26,7 +26,7 @@ from typing import Literal
 import regex
 
 from benchmark.bpe.encode import LONG_PIECE_BYTES, SafeSplitter, merge_parts, merge_piece
-from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
+from benchmark.bpe.patterns import compile_pattern, execution_form, findall_of, resolve_pattern
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
@@ -71,7 +71,7 @@ class ByteLevelBPE:
         if isinstance(special_tokens, dict):
             self.special_tokens = dict(special_tokens)
         else:
-            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(special_tokens)}
+            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(_special_token_list(special_tokens))}
         if len(set(self.special_tokens.values())) != len(self.special_tokens):
             raise ValueError(f"special tokens share an id: {self.special_tokens}")
         for text, token_id in self.special_tokens.items():
@@ -109,6 +109,8 @@ class ByteLevelBPE:
         """
         from benchmark.bpe.train import count_pretokens, train_merges
 
+        _check_texts(texts)
+        special_tokens = _special_token_list(special_tokens)
         n_merges = _n_merges_for(vocab_size, len(special_tokens))
         started = time.perf_counter()
         _, pattern_text = resolve_pattern(pattern)
@@ -137,6 +139,8 @@ class ByteLevelBPE:
         """
         from benchmark.bpe.train import count_pretokens, train_merges
 
+        _check_texts(texts)
+        special_tokens = _special_token_list(special_tokens)
         sizes = sorted(set(vocab_sizes))
         if not sizes:
             raise ValueError("train_sweep needs at least one vocabulary size")
@@ -245,6 +249,7 @@ class ByteLevelBPE:
         self, texts: Iterable[str], *, allowed_special: Literal["all"] | Collection[str] = ()
     ) -> list[list[int]]:
         """`encode` over many texts (one thread: the cache is shared between them)."""
+        _check_texts(texts)
         return [self.encode(text, allowed_special=allowed_special) for text in texts]
 
     def _encode_piece(self, piece: str) -> list[int]:
@@ -332,6 +337,8 @@ class ByteLevelBPE:
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token."""
         vocab = self._vocab
+        if not isinstance(token_id, int):
+            raise TypeError(f"token ids are ints, got {type(token_id).__name__} {token_id!r}")
         if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
             return data
         try:
@@ -370,12 +377,29 @@ class ByteLevelBPE:
         return dict(self._ranks)
 
     def to_tiktoken(self):  # -> tiktoken.Encoding
-        """A `tiktoken.Encoding` running this model (tiktoken's byte rule; see encode.py)."""
+        """A `tiktoken.Encoding` running this model (tiktoken's byte rule; see encode.py).
+
+        A named pattern gives our ids exactly. A custom regex runs in tiktoken's Rust regex
+        engine, whose syntax differs from the `regex` package's in places (POSIX classes such as
+        `[[:alpha:]]`, for one): check its ids on your text. A pattern that can match the empty
+        string is refused, as tiktoken cannot run one."""
         import tiktoken
 
+        if self.pattern is None:
+            pat_str = r"(?s:.+)"
+        elif self.pattern_name == "custom":
+            pat_str = execution_form(self.pattern)
+            probe = "a b\n 12, é Ж 日本 \t"
+            if "" in self._split(probe) or regex.compile(pat_str).fullmatch(""):
+                raise ValueError(
+                    f"pattern {self.pattern!r} can match the empty string, which tiktoken cannot run; "
+                    "make every match hold at least one character (+ rather than *)"
+                )
+        else:
+            pat_str = self.pattern
         return tiktoken.Encoding(
             name=self.name or f"bpe-{self.pattern_name}-{self.vocab_size}",
-            pat_str=self.pattern if self.pattern is not None else r"(?s:.+)",
+            pat_str=pat_str,
             mergeable_ranks=self.mergeable_ranks(),
             special_tokens=dict(self.special_tokens),
         )
@@ -448,10 +472,10 @@ def _tables_from_merges(
     for k, (left, right) in enumerate(merges):
         new_id = 256 + k
         if not (0 <= left < new_id and 0 <= right < new_id):
-            raise ValueError(f"merge {k} ({left}, {right}) uses an id not made before it (< {new_id})")
+            raise ValueError(f"merge {k + 1} ({left}, {right}) uses an id not made before it (< {new_id})")
         data = vocab[left] + vocab[right]
         if data in left_lengths or len(data) == 1:
-            raise ValueError(f"merge {k} ({left}, {right}) makes {data!r}, which is already a token")
+            raise ValueError(f"merge {k + 1} ({left}, {right}) makes {data!r}, which is already a token")
         left_lengths[data] = len(vocab[left])
         vocab.append(data)
     ranks = {data: i for i, data in enumerate(vocab)}
@@ -472,11 +496,35 @@ def _vocab_from_ranks(ranks: dict[bytes, int]) -> list[bytes | None]:
     return vocab
 
 
+def _check_texts(texts: object) -> None:
+    # A str is an iterable of str too: training on it would learn from its single characters.
+    if isinstance(texts, (str, bytes)):
+        raise TypeError(
+            f"texts must be an iterable of str (one per line or document), got a {type(texts).__name__}; "
+            "wrap it in a list: [text]"
+        )
+
+
+def _special_token_list(special_tokens: Sequence[str]) -> list[str]:
+    """The special tokens as a list of distinct, non-empty str (their ids follow this order)."""
+    if isinstance(special_tokens, str):
+        raise TypeError(f"special_tokens is a sequence of str, got the str {special_tokens!r}; write [{special_tokens!r}]")
+    tokens = list(special_tokens)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"a special token must be a str, got {type(token).__name__} {token!r}")
+    repeated = sorted({token for token in tokens if tokens.count(token) > 1})
+    if repeated:
+        raise ValueError(f"special tokens listed twice: {repeated}")
+    return tokens
+
+
 def _surrogate_error(text: str) -> ValueError:
     for index, char in enumerate(text):
         if 0xD800 <= ord(char) <= 0xDFFF:
             return ValueError(
                 f"text has a lone surrogate U+{ord(char):04X} at index {index}, which UTF-8 cannot "
-                "encode; fix the input (e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16'))"
+                "encode; fix the input, e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace') "
+                "(joins a surrogate pair split in two, replaces a lone one with U+FFFD)"
             )
     return ValueError("text cannot be encoded as UTF-8")

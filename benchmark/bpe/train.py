@@ -66,6 +66,8 @@ def count_pretokens(texts: Iterable[str], pattern: regex.Pattern[str] | None) ->
     counts: Counter[str] = Counter()
     findall = findall_of(pattern) if pattern is not None else None
     for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"text {index} is a {type(text).__name__}, not a str: {text!r:.60}")
         if not text.isascii():
             _check_encodable(text, index)
         if findall is None:
@@ -83,7 +85,8 @@ def _check_encodable(text: str, index: int) -> None:
         char = text[error.start]
         raise ValueError(
             f"text {index} cannot be encoded as UTF-8: lone surrogate {char!r} at position "
-            f"{error.start}; fix the input (e.g. decode it with errors='replace')"
+            f"{error.start}; fix the input, e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16', "
+            "'replace') (joins a surrogate pair split in two, replaces a lone one with U+FFFD)"
         ) from None
 
 
