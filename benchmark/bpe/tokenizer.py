@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from operator import index as as_int
 from pathlib import Path
 from typing import Literal
 
@@ -337,8 +338,10 @@ class ByteLevelBPE:
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token."""
         vocab = self._vocab
-        if not isinstance(token_id, int):
-            raise TypeError(f"token ids are ints, got {type(token_id).__name__} {token_id!r}")
+        try:
+            token_id = as_int(token_id)  # an int, or an int-like such as numpy's int64
+        except TypeError:
+            raise TypeError(f"token ids are ints, got {type(token_id).__name__} {token_id!r}") from None
         if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
             return data
         try:
@@ -506,7 +509,7 @@ def _check_texts(texts: object) -> None:
 
 
 def _special_token_list(special_tokens: Sequence[str]) -> list[str]:
-    """The special tokens as a list of distinct, non-empty str (their ids follow this order)."""
+    """The special tokens as a list of distinct str (their ids follow this order)."""
     if isinstance(special_tokens, str):
         raise TypeError(f"special_tokens is a sequence of str, got the str {special_tokens!r}; write [{special_tokens!r}]")
     tokens = list(special_tokens)
