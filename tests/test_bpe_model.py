@@ -335,6 +335,8 @@ def test_inputs_of_the_wrong_type_are_named():
         model.encode_batch("abc")
     with pytest.raises(TypeError, match=r"token ids are ints, got float 3\.0"):
         model.decode([3.0])
+    numpy = pytest.importorskip("numpy")
+    assert model.decode(numpy.array(model.encode("a b"))) == "a b"  # int-like ids are ids
 
 
 def test_the_fix_suggested_for_a_lone_surrogate_works():
