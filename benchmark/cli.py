@@ -150,6 +150,13 @@ def cmd_encode(
     out = out or sys.stdout
     if not text:
         raise BenchmarkError("encode needs a non-empty text, e.g. `python -m benchmark encode \"Once upon a time\"`")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # A command-line argument that is not valid UTF-8 arrives with its bad bytes as surrogates.
+        raise BenchmarkError(
+            f"the text is not valid UTF-8 (character {exc.start}: {text[exc.start:exc.end]!r}); pass UTF-8 text"
+        ) from None
     check_tokenizer_files(tokenizer_files, pattern=tokenizer_file_pattern)
     files = {file_id(p): Path(p) for p in tokenizer_files}
     ids = select_ids(tokenizers, vocab_sizes, list(files))
@@ -184,6 +191,8 @@ def cmd_list(*, corpus: Path | None = None, out: TextIO | None = None) -> None:
     from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, list_corpus_languages, load_corpus
 
     out = out or sys.stdout
+    root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
+    loaded = load_corpus(root)  # first: a bad folder is an error, not a listing cut short
     print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
     entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split")
                for family in TRAINED_FAMILIES.values()]
@@ -193,8 +202,6 @@ def cmd_list(*, corpus: Path | None = None, out: TextIO | None = None) -> None:
     width = max(len(name) for name, _ in entries)
     for name, what in entries:
         print(f"  {name:<{width}}  {what}", file=out)
-    root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
-    loaded = load_corpus(root)
     print(f"\nCorpus {loaded.name} ({root}):", file=out)
     codes = list_corpus_languages(root)
     code_width = max((len(code) for code in codes), default=0)
@@ -260,6 +267,8 @@ def check_output_folder(folder: Path) -> None:
     if not existing.is_dir():
         what = "is a file" if existing == folder else f"cannot be made: {existing} is a file"
         raise BenchmarkError(f"{folder}: {what}; the output must be a folder")
+    if (folder / "plots").exists() and not (folder / "plots").is_dir():
+        raise BenchmarkError(f"{folder / 'plots'}: is a file; the plots go in a folder of that name")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise BenchmarkError(f"{folder}: cannot write into {existing} (permission denied)")
 
@@ -287,7 +296,7 @@ def _save_model(tokenizer, folder: Path) -> Path:
 def _csv_list(value: str) -> list[str]:
     items = [item.strip() for item in value.split(",") if item.strip()]
     if not items:
-        raise argparse.ArgumentTypeError("expected a comma-separated list, e.g. eng_Latn,jpn_Jpan")
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of one or more items, got {value!r}")
     return items
 
 
@@ -425,4 +434,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:
+        # A file or folder we could not write or read (a full disk, a name taken by a file...):
+        # the system's message names the path.
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return status if isinstance(status, int) else 0

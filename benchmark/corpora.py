@@ -71,11 +71,16 @@ ENGLISH_CODES = ("eng_Latn", "eng", "en")
 
 
 def english_code(codes: Sequence[str]) -> str | None:
-    """The first of `codes` that is an English code (ENGLISH_CODES in that order, any case)."""
+    """The first of `codes` that is an English code (ENGLISH_CODES in that order, any case); two
+    that differ only in case (en and EN) are an error, as either could be meant."""
     for english in ENGLISH_CODES:
-        for code in codes:
-            if code.lower() == english.lower():
-                return code
+        found = [code for code in codes if code.lower() == english.lower()]
+        if len(found) > 1:
+            raise BenchmarkError(
+                f"{' and '.join(found)} are both English ({english}); pick the premium's reference with --reference CODE"
+            )
+        if found:
+            return found[0]
     return None
 
 

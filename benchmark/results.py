@@ -75,6 +75,12 @@ class ResultRow:
             raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
         if not (self.status == "ok" or self.status.startswith("skipped: ")):
             raise ValueError(f"status must be 'ok' or 'skipped: <reason>', got {self.status!r}")
+        for name in ("unk_rate", "byte_fallback_rate", "roundtrip_rate", "vocab_utilisation"):
+            share = getattr(self, name)
+            if share is not None and not 0 <= share <= 1:
+                raise ValueError(f"{name} is a share, from 0 to 1, got {share} in {self.tokenizer}/{self.language}")
+        if self.ok and self.n_sentences == 0:
+            raise ValueError(f"a measured row has n_sentences 0 ({self.tokenizer}/{self.language})")
 
     @property
     def ok(self) -> bool:
@@ -143,11 +149,20 @@ def load_results(path: Path) -> Results:
     if not isinstance(raw.get("rows"), list):
         raise BenchmarkError(f"{path}: malformed results: no list of rows")
     rows = []
+    seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(raw["rows"], start=1):
         try:
             rows.append(ResultRow(**row))
         except (TypeError, ValueError) as exc:
             raise BenchmarkError(f"{path}: malformed results, row {number}: {exc}") from None
+        key = (rows[-1].tokenizer, rows[-1].language)
+        if key in seen:
+            raise BenchmarkError(f"{path}: malformed results, row {number}: {key[0]}/{key[1]} is also row {seen[key]}")
+        seen[key] = number
+    if not any(row.ok for row in rows):
+        raise BenchmarkError(f"{path}: no measured row (every row is skipped, or there are none): nothing to report")
+    if "record" not in raw:
+        raise BenchmarkError(f"{path}: malformed results: no run record ('record')")
     try:
         record = RunRecord(**raw["record"])
     except (KeyError, TypeError, ValueError) as exc:

@@ -191,6 +191,20 @@ def test_cache_is_reused_and_retrain_trains_again(training, cache_dir, built, mo
             assert adapter.fingerprint == built[adapter.id].fingerprint, adapter.id
 
 
+def test_a_damaged_cached_model_is_trained_again(training, tmp_path):
+    # A truncated model file made SentencePiece and HF raise from their loaders; now it is a miss.
+    cache = TrainingCache(tmp_path)
+    ids = [f"sentencepiece/unigram-{SIZE}", f"hf/bpe-{SMALL}", f"bpe/cl100k-{SMALL}"]
+    first = {t.id: t.fingerprint for t in build_tokenizers(ids, training, cache)}
+    models = [p for p in tmp_path.rglob("*") if p.name.endswith((".model", ".tokenizer.json", ".bpe.json"))]
+    assert len(models) == 3, models
+    for path in models:
+        path.write_bytes(path.read_bytes()[:100])
+    again = {t.id: t.fingerprint for t in build_tokenizers(ids, training, cache)}
+    assert again == first  # trained again, from the same text: the same models
+    assert all(len(path.read_bytes()) > 100 for path in models)
+
+
 def test_cache_key_changes_with_the_training_text(training, tmp_path):
     cache = TrainingCache(tmp_path)
     build_tokenizers([f"hf/bpe-{SMALL}"], training, cache)

@@ -266,3 +266,33 @@ def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path
     assert "reports could not be rendered (RuntimeError: no display)" in err and "benchmark report --results" in err
     assert load_results(output / "results.json").rows  # the measurements are kept
     assert not (output / "README.md").exists()
+
+
+def test_write_and_input_failures_are_one_line_errors_with_nothing_half_written(tmp_path, capsys):
+    results = REPO / "reports" / "results.json"
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "README.md").write_text("an earlier report\n", encoding="utf-8")
+    (out / "plots").write_text("a file where the plots folder goes\n", encoding="utf-8")
+    assert main(["report", "--results", str(results), "--output", str(out)]) == 2
+    assert "plots: is a file" in capsys.readouterr().err
+    assert (out / "README.md").read_text(encoding="utf-8") == "an earlier report\n"
+
+    # An argument that is not UTF-8 reaches Python with its bad byte as a surrogate.
+    assert main(["encode", "ab\udcffcd", "--tokenizers", "tiktoken/cl100k_base"]) == 2
+    assert "the text is not valid UTF-8 (character 2" in capsys.readouterr().err
+
+    assert main(["list", "--corpus", str(tmp_path / "missing")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no such corpus folder" in captured.err
+
+
+def test_an_os_error_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
+    import benchmark.cli as cli
+
+    def full_disk(**kwargs):
+        raise OSError(28, "No space left on device", str(tmp_path / "out" / "README.md"))
+
+    monkeypatch.setattr(cli, "cmd_report", full_disk)
+    assert main(["report", "--results", str(REPO / "reports" / "results.json")]) == 2
+    assert capsys.readouterr().err.startswith("error: [Errno 28] No space left on device:")

@@ -190,3 +190,6 @@ def test_english_is_the_default_reference_in_any_case(tmp_path):
     write(tmp_path / "jpn.txt", "一\n二\n")
     assert load_corpus(tmp_path).default_reference() == "ENG"
     assert resolve_languages(tmp_path, None, None) == (None, "ENG")
+    write(tmp_path / "eng.txt", "one\ntwo\n")
+    with pytest.raises(BenchmarkError, match=r"ENG and eng are both English \(eng\); pick .* --reference CODE"):
+        load_corpus(tmp_path).default_reference()

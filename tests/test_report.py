@@ -294,6 +294,27 @@ def test_a_malformed_row_is_named(tmp_path):
         load_results(path)
 
 
+@pytest.mark.parametrize("damage, message", [
+    (lambda raw: raw["rows"].append(dict(raw["rows"][0])), r"row \d+: bpe/cl100k-1024/ces_Latn is also row 1"),
+    (lambda raw: raw["rows"].clear(), "no measured row"),
+    (lambda raw: raw["rows"][0].update(roundtrip_rate=7.0), r"roundtrip_rate is a share, from 0 to 1, got 7\.0"),
+    (lambda raw: raw["rows"][0].update(n_sentences=0), "a measured row has n_sentences 0"),
+    (lambda raw: raw.pop("record"), r"no run record \('record'\)"),
+])
+def test_results_that_run_could_not_have_written_are_refused(tmp_path, damage, message):
+    import json
+
+    from benchmark.errors import BenchmarkError
+
+    raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert (raw["rows"][0]["tokenizer"], raw["rows"][0]["language"]) == ("bpe/cl100k-1024", "ces_Latn")
+    damage(raw)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=message):
+        load_results(path)
+
+
 def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypatch):
     write_reports(results, tmp_path, plots=False)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}

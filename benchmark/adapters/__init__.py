@@ -158,7 +158,7 @@ def build_tokenizers(
         if training is None:
             raise BenchmarkError("trained tokenizers need training text; none was given")
         if on_step:
-            on_step(f"training {family.family} at {', '.join(map(str, sizes))}")
+            on_step(f"training (or loading from the cache) {family.family} at {', '.join(map(str, sizes))}")
         for size, adapter in family.train(training, sizes, cache, progress).items():
             built[family.id_prefix + str(size)] = adapter
     for tokenizer_id in ids:
@@ -193,6 +193,8 @@ def tokenizer_file_kind(path: Path) -> str:
     "hf" (tokenizer.json), "inhouse" (ByteLevelBPE.save), "sentencepiece" (.model) or
     "tiktoken" (rank file). Cheap, so a run can check every file before it trains anything."""
     path = Path(path)
+    if path.is_dir():
+        raise BenchmarkError(f"{path}: is a folder; give the tokenizer file itself (tokenizer.json, .model, ...)")
     if not path.is_file():
         raise BenchmarkError(f"{path}: no such tokenizer file")
     data = path.read_bytes()

@@ -63,13 +63,19 @@ class TrainingCache:
             return None
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            model = model_path.read_bytes()
         except (OSError, ValueError):
             return None  # a damaged entry is a miss: training again repairs it
+        # The model file must be the one stored (a truncated or edited file would crash the library
+        # that loads it): its digest is in the metadata. An entry without one is a miss too.
+        if not isinstance(meta, dict) or meta.get("model_sha256") != hashlib.sha256(model).hexdigest():
+            return None
         return model_path, meta
 
     def store(self, family: str, key: str, suffix: str, model: bytes, meta: dict[str, Any]) -> Path:
         model_path, meta_path = self._paths(family, key, suffix)
         # Model first, metadata last: `load` needs both, so a crash in between is a miss.
         atomic_write_bytes(model_path, model)
+        meta = {**meta, "model_sha256": hashlib.sha256(model).hexdigest()}
         atomic_write_text(meta_path, json.dumps(meta, indent=1, sort_keys=True) + "\n")
         return model_path

@@ -37,6 +37,9 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
         "index.html": render_html(results, rendered),
     }
 
+    if rendered:
+        # Before any file is replaced: a plots folder that cannot be made fails here, not halfway.
+        (output_dir / "plots").mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for name, content in texts.items():
         atomic_write_text(output_dir / name, content)
