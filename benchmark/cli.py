@@ -293,6 +293,13 @@ def _save_model(tokenizer, folder: Path) -> Path:
     return path
 
 
+def _folder(value: str) -> Path:
+    """argparse type for a folder option: an empty string would silently mean the current folder."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a folder")
+    return Path(value)
+
+
 def _csv_list(value: str) -> list[str]:
     items = [item.strip() for item in value.split(",") if item.strip()]
     if not items:
@@ -352,10 +359,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="sizes of the trained tokenizers (default 1024,2048,4096,8192,16384; --quick 1024,4096)")
         p.add_argument("--tokenizers", type=_csv_list, metavar="IDS",
                        help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
-        p.add_argument("--train-corpus", type=Path, metavar="DIR",
+        p.add_argument("--train-corpus", type=_folder, metavar="DIR",
                        help="train on this corpus's dev split (default: the bundled FLORES-200)")
         p.add_argument("--max-sentences", type=positive_int, metavar="N", help="use only the first N lines per language")
-        p.add_argument("--cache-dir", type=Path, metavar="DIR",
+        p.add_argument("--cache-dir", type=_folder, metavar="DIR",
                        help="where trained tokenizers are cached (default $XDG_CACHE_HOME/tokencost or ~/.cache/tokencost)")
         p.add_argument("--retrain", action="store_true", help="train again even when the cache has the model")
         p.add_argument("--quick", action="store_true",
@@ -364,8 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = verbs.add_parser("run", help="measure everything and write reports/",
                            description="Train, measure every tokenizer on every language, write the reports.")
     corpus_options(run)
-    run.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, metavar="DIR", help="where to write (default reports/)")
-    run.add_argument("--corpus", type=Path, metavar="DIR",
+    run.add_argument("--output", type=_folder, default=DEFAULT_OUTPUT, metavar="DIR", help="where to write (default reports/)")
+    run.add_argument("--corpus", type=_folder, metavar="DIR",
                      help="measure on this parallel corpus: <code>.txt files, optional dev/ and devtest/")
     run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
     run.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
@@ -383,7 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
     train = verbs.add_parser("train", help="train the trained tokenizers into the cache",
                              description="Train (or read from the cache) every trained tokenizer; print sizes and seconds.")
     corpus_options(train)
-    train.add_argument("--save-dir", type=Path, metavar="DIR", help="also write each model file into DIR")
+    train.add_argument("--save-dir", type=_folder, metavar="DIR", help="also write each model file into DIR")
     train.set_defaults(handler=lambda a: cmd_train(
         quick=a.quick, languages=a.languages, vocab_sizes=a.vocab_sizes, tokenizers=a.tokenizers,
         train_corpus=a.train_corpus, max_sentences=a.max_sentences, cache_dir=a.cache_dir, retrain=a.retrain,
@@ -398,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_rank_file_pattern(encode)
     encode.add_argument("--vocab-sizes", type=_sizes, default=[4096], metavar="SIZES",
                         help="sizes of the trained tokenizers (default 4096)")
-    encode.add_argument("--cache-dir", type=Path, metavar="DIR", help="cache of trained tokenizers")
+    encode.add_argument("--cache-dir", type=_folder, metavar="DIR", help="cache of trained tokenizers")
     encode.add_argument("--separator", default=" | ", help="shown between tokens (default ' | ')")
     encode.set_defaults(handler=lambda a: cmd_encode(
         a.text, tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file,
@@ -407,14 +414,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = verbs.add_parser("list", help="list tokenizers and corpora",
                                description="List the tokenizer ids and the corpus languages.")
-    listing.add_argument("--corpus", type=Path, metavar="DIR", help="list this corpus instead of the bundled one")
+    listing.add_argument("--corpus", type=_folder, metavar="DIR", help="list this corpus instead of the bundled one")
     listing.set_defaults(handler=lambda a: cmd_list(corpus=a.corpus))
 
     report = verbs.add_parser("report", help="render reports again from a saved results.json",
                               description="Render the reports from a saved results.json, without measuring.")
     report.add_argument("--results", type=Path, default=DEFAULT_OUTPUT / "results.json", metavar="PATH",
                         help="the saved results (default reports/results.json)")
-    report.add_argument("--output", type=Path, metavar="DIR", help="where to write (default: the results file's folder)")
+    report.add_argument("--output", type=_folder, metavar="DIR", help="where to write (default: the results file's folder)")
     report.add_argument("--no-plots", action="store_true",
                         help="skip the plots; old plots in the output folder are removed")
     report.set_defaults(handler=lambda a: cmd_report(results_path=a.results, output=a.output, plots=not a.no_plots))

@@ -282,6 +282,10 @@ def test_write_and_input_failures_are_one_line_errors_with_nothing_half_written(
     assert main(["encode", "ab\udcffcd", "--tokenizers", "tiktoken/cl100k_base"]) == 2
     assert "the text is not valid UTF-8 (character 2" in capsys.readouterr().err
 
+    with pytest.raises(SystemExit) as exit_info:  # "" would mean the current folder
+        main(["report", "--output", ""])
+    assert exit_info.value.code == 2 and "an empty path" in capsys.readouterr().err
+
     assert main(["list", "--corpus", str(tmp_path / "missing")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "no such corpus folder" in captured.err
