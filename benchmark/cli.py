@@ -443,9 +443,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass  # stdout is not a file here (redirected in-process): nothing to silence
+        return 1
     except OSError as exc:
+        if exc.errno is None:
+            raise  # not the system's: a bug, keep its traceback
         # A file or folder we could not write or read (a full disk, a name taken by a file...):
         # the system's message names the path.
         print(f"error: {exc}", file=sys.stderr)

@@ -161,7 +161,10 @@ def resolve_languages(root: Path, languages: Sequence[str] | None, reference: st
         load_corpus(root)  # says what is wrong with the folder (missing, a file, no texts, no devtest/)
         raise BenchmarkError(f"{root}: no language files found")
     if reference is None and not need_reference:
-        reference = english_code(available)
+        try:
+            reference = english_code(available)
+        except BenchmarkError:
+            reference = None  # en.txt beside EN.txt: no premium is computed here, so no choice is needed
         return (tuple(dict.fromkeys(languages)) if languages is not None else None), reference
     if reference is None:
         reference = english_code(available)

@@ -283,6 +283,23 @@ def test_a_mistyped_pattern_name_a_compiled_pattern_and_capturing_groups_are_ref
         ByteLevelBPE.train(["some text"], 260, pattern=regex.compile(r"\w+|\W"))
     with pytest.raises(ValueError, match=r"has 2 capturing group\(s\).*\(\?:\.\.\.\)"):
         ByteLevelBPE(pattern=r"(\w)(\w*)|\s+", merges=[])
+    with pytest.raises(ValueError, match=r"write \(\?:abc\)"):  # letters only: a typo, or meant literally
+        ByteLevelBPE(pattern="abc", merges=[])
+    with pytest.raises(ValueError, match=r"matches in reverse"):
+        ByteLevelBPE(pattern=r"(?r)\w+", merges=[])
+
+
+def test_a_verbose_custom_pattern_keeps_its_comment_out_of_the_wrapper():
+    model = ByteLevelBPE.train(dev_lines(20), 300, pattern="(?x) \\w+  # words")
+    text = "Words, and more words!"
+    assert model.decode(model.encode(text)) == text
+    assert model.to_tiktoken().encode_ordinary(text) == model.encode(text)
+
+
+def test_to_tiktoken_refuses_a_pattern_that_matches_empty_text_only_after_some_character():
+    model = ByteLevelBPE.train(["qx qq x!"] * 3, 260, pattern=r"(?<=q)x*")
+    with pytest.raises(ValueError, match="can match the empty string"):
+        model.to_tiktoken()
 
 
 @settings(max_examples=60, deadline=None)

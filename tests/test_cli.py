@@ -300,3 +300,24 @@ def test_an_os_error_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cli, "cmd_report", full_disk)
     assert main(["report", "--results", str(REPO / "reports" / "results.json")]) == 2
     assert capsys.readouterr().err.startswith("error: [Errno 28] No space left on device:")
+
+
+def test_a_closed_pipe_exits_1_quietly_and_a_bug_keeps_its_traceback(monkeypatch):
+    import contextlib
+    import io
+
+    import benchmark.cli as cli
+
+    def reader_gone(**kwargs):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "cmd_list", reader_gone)
+    with contextlib.redirect_stdout(io.StringIO()):  # stdout without a file descriptor
+        assert main(["list"]) == 1
+
+    def bug(**kwargs):
+        raise io.UnsupportedOperation("not the system's error")
+
+    monkeypatch.setattr(cli, "cmd_list", bug)
+    with pytest.raises(io.UnsupportedOperation):
+        main(["list"])

@@ -193,3 +193,5 @@ def test_english_is_the_default_reference_in_any_case(tmp_path):
     write(tmp_path / "eng.txt", "one\ntwo\n")
     with pytest.raises(BenchmarkError, match=r"ENG and eng are both English \(eng\); pick .* --reference CODE"):
         load_corpus(tmp_path).default_reference()
+    # Training alone needs no reference: the ambiguity does not stop it.
+    assert resolve_languages(tmp_path, None, None, need_reference=False) == (None, None)

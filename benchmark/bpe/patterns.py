@@ -81,7 +81,7 @@ def resolve_pattern(pattern: str | None) -> tuple[str, str | None]:
     if _NAME_LIKE.fullmatch(pattern):
         raise ValueError(
             f"unknown pattern name {pattern!r}; the named patterns are {known} "
-            r"(a custom pattern is a regex, e.g. r'\s+|\w+|[^\w\s]')"
+            rf"(a custom pattern is a regex, e.g. r'\s+|\w+|[^\w\s]'; for the literal text, write (?:{pattern}))"
         )
     try:
         compiled = regex.compile(pattern)
@@ -94,6 +94,8 @@ def resolve_pattern(pattern: str | None) -> tuple[str, str | None]:
             f"pattern {pattern!r} has {compiled.groups} capturing group(s), so its matches would be the "
             "groups' text, not whole pre-tokens; write each group as (?:...)"
         )
+    if compiled.flags & regex.REVERSE:
+        raise ValueError(f"pattern {pattern!r} matches in reverse ((?r)): its pre-tokens would come out of order")
     return "custom", pattern
 
 
@@ -139,7 +141,9 @@ def execution_form(pattern_text: str) -> str:
     if pattern_text in PATTERNS.values():
         return EXECUTION_FORMS.get(pattern_text, pattern_text)
     flags = _LEADING_FLAGS.match(pattern_text).group()
-    return f"{flags}(?:{pattern_text[len(flags):]})|[\\s\\S]"
+    # subtle: in verbose mode a trailing "# comment" would swallow the closing parenthesis.
+    end = "\n)" if regex.compile(pattern_text).flags & regex.VERBOSE else ")"
+    return f"{flags}(?:{pattern_text[len(flags):]}{end}|[\\s\\S]"
 
 
 def compile_pattern(pattern_text: str | None) -> regex.Pattern[str] | None:

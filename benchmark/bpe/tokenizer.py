@@ -384,15 +384,19 @@ class ByteLevelBPE:
 
         A named pattern gives our ids exactly. A custom regex runs in tiktoken's Rust regex
         engine, whose syntax differs from the `regex` package's in places (POSIX classes such as
-        `[[:alpha:]]`, for one): check its ids on your text. A pattern that can match the empty
-        string is refused, as tiktoken cannot run one."""
+        `[[:alpha:]]`, for one): check its ids on your text. A pattern that matches the empty
+        string on a probe text is refused, as tiktoken panics on one (a pattern that does so only
+        next to characters the probe lacks still gets through)."""
         import tiktoken
 
         if self.pattern is None:
             pat_str = r"(?s:.+)"
         elif self.pattern_name == "custom":
             pat_str = execution_form(self.pattern)
-            probe = "a b\n 12, é Ж 日本 \t"
+            # Every printable ASCII character after every other one, and some letters of other
+            # scripts: a pattern that matches empty text only next to some character shows here.
+            ascii_text = "".join(map(chr, range(32, 127))) + "\t\n\r"
+            probe = "".join(a + b for a in ascii_text for b in ascii_text) + " éЖ日本한 "
             if "" in self._split(probe) or regex.compile(pat_str).fullmatch(""):
                 raise ValueError(
                     f"pattern {self.pattern!r} can match the empty string, which tiktoken cannot run; "
