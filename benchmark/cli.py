@@ -185,9 +185,9 @@ def cmd_encode(
     return pieces
 
 
-def cmd_list(*, corpus: Path | None = None, out: TextIO | None = None) -> None:
-    """Print the tokenizer ids (at the default sizes) and the corpus languages."""
-    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TRAINED_FAMILIES, default_cache_dir
+def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> None:
+    """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
+    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TRAINED_FAMILIES, TrainingCache, default_cache_dir
     from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, list_corpus_languages, load_corpus
 
     out = out or sys.stdout
@@ -209,7 +209,13 @@ def cmd_list(*, corpus: Path | None = None, out: TextIO | None = None) -> None:
     for code in codes:
         counts = ", ".join(f"{split} {len(loaded.lines(split, code))} lines" for split in loaded.splits)
         print(f"  {code:<{code_width}}  {language_name(code):<{name_width}}  {counts}", file=out)
-    print(f"\nCache of trained tokenizers: {default_cache_dir()}", file=out)
+    cache_root = Path(cache_dir) if cache_dir else default_cache_dir()
+    print(f"\nCache of trained tokenizers: {cache_root}", file=out)
+    held = TrainingCache(cache_root).entries()
+    if not held:
+        print("  (empty: `run` or `train` fills it)", file=out)
+    for family, n in held.items():
+        print(f"  {family:<{width}}  {n} entr{'y' if n == 1 else 'ies'}", file=out)
 
 
 def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
@@ -415,7 +421,9 @@ def build_parser() -> argparse.ArgumentParser:
     listing = verbs.add_parser("list", help="list tokenizers and corpora",
                                description="List the tokenizer ids and the corpus languages.")
     listing.add_argument("--corpus", type=_folder, metavar="DIR", help="list this corpus instead of the bundled one")
-    listing.set_defaults(handler=lambda a: cmd_list(corpus=a.corpus))
+    listing.add_argument("--cache-dir", type=_folder, metavar="DIR",
+                         help="the cache of trained tokenizers to show (default $XDG_CACHE_HOME/tokencost)")
+    listing.set_defaults(handler=lambda a: cmd_list(corpus=a.corpus, cache_dir=a.cache_dir))
 
     report = verbs.add_parser("report", help="render reports again from a saved results.json",
                               description="Render the reports from a saved results.json, without measuring.")

@@ -66,6 +66,13 @@ def test_train_and_encode_verbs(tmp_path, capsys):
     assert "bpe/cl100k-260" in out and "hf/bpe-260" in out and " ok" in out
     assert (tmp_path / "models" / "bpe_cl100k-260.json").is_file()
 
+    assert main(["list", "--cache-dir", cache]) == 0
+    listing = capsys.readouterr().out
+    assert f"Cache of trained tokenizers: {cache}" in listing
+    assert [line.split() for line in listing.splitlines()[-2:]] == [["bpe", "1", "entry"], ["hf-bpe", "1", "entry"]]
+    assert main(["list", "--cache-dir", str(tmp_path / "empty")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("(empty: `run` or `train` fills it)")
+
     assert main(["encode", "Once upon a time", "--tokenizers", "tiktoken/o200k_base", "--tokenizer-file",
                  str(tmp_path / "models" / "bpe_cl100k-260.json"), "--cache-dir", cache]) == 0
     lines = capsys.readouterr().out.splitlines()

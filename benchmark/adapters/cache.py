@@ -12,6 +12,7 @@ Default location: `$XDG_CACHE_HOME/tokencost` or `~/.cache/tokencost`; `--cache-
 from __future__ import annotations
 
 import hashlib
+import re
 import json
 import os
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ def text_digest(texts: Sequence[str]) -> str:
         digest.update(text.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
+
+
+_METADATA_NAME = re.compile(r"[0-9a-f]{32}\.json")  # `key` gives 32 hex digits
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,16 @@ class TrainingCache:
         if not isinstance(meta, dict) or meta.get("model_sha256") != hashlib.sha256(model).hexdigest():
             return None
         return model_path, meta
+
+    def entries(self) -> dict[str, int]:
+        """family -> how many entries the cache holds (a model, or a size found too small to train):
+        one metadata file `<key>.json` each."""
+        root = Path(self.root)
+        if not root.is_dir():
+            return {}
+        counts = {folder.name: sum(1 for p in folder.iterdir() if _METADATA_NAME.fullmatch(p.name))
+                  for folder in sorted(root.iterdir()) if folder.is_dir()}
+        return {family: n for family, n in counts.items() if n}
 
     def store(self, family: str, key: str, suffix: str, model: bytes, meta: dict[str, Any]) -> Path:
         model_path, meta_path = self._paths(family, key, suffix)
