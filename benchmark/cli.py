@@ -299,6 +299,17 @@ def _save_model(tokenizer, folder: Path) -> Path:
     return path
 
 
+def _text_or_stdin(value: str) -> str:
+    """argparse type: `-` is the text on stdin (its final newline dropped), anything else itself."""
+    if value != "-":
+        return value
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8").removesuffix("\n").removesuffix("\r")
+    except UnicodeDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+
+
 def _folder(value: str) -> Path:
     """argparse type for a folder option: an empty string would silently mean the current folder."""
     if not value.strip():
@@ -404,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     encode = verbs.add_parser("encode", help="show how a sentence splits in each tokenizer",
                               description="Show TEXT split at token boundaries: Once | upon | a | time.")
-    encode.add_argument("text", help="the sentence to split")
+    encode.add_argument("text", type=_text_or_stdin, help="the sentence to split; - reads it from stdin")
     encode.add_argument("--tokenizers", type=_csv_list, metavar="IDS", help="ids or patterns (default: all)")
     encode.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                         help="add a tokenizer from a file; repeatable")

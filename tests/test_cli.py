@@ -328,3 +328,14 @@ def test_a_closed_pipe_exits_1_quietly_and_a_bug_keeps_its_traceback(monkeypatch
     monkeypatch.setattr(cli, "cmd_list", bug)
     with pytest.raises(io.UnsupportedOperation):
         main(["list"])
+
+
+def test_encode_reads_the_text_from_stdin_given_a_dash(monkeypatch, capsys):
+    import io
+
+    class Stdin:
+        buffer = io.BytesIO("Once upon a time\n".encode("utf-8"))
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    assert main(["encode", "-", "--tokenizers", "tiktoken/o200k_base"]) == 0
+    assert capsys.readouterr().out.split(None, 2) == ["tiktoken/o200k_base", "4", "Once |  upon |  a |  time\n"]
