@@ -300,13 +300,10 @@ def _apply_merge(
             else:
                 remaining -= 1
                 i += 1
-        n_starts = len(starts)
-        if n_starts == 1:
-            word[previous_end - 2 : previous_end] = merged
-        elif n_starts <= 4:
+        if len(starts) <= 4:
             for i in reversed(starts):  # from the right, so the earlier positions stay valid
                 word[i : i + 2] = merged
-        elif starts:
+        else:
             rewritten = []
             begin = 0
             for i in starts:
