@@ -188,7 +188,7 @@ def cmd_encode(
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> None:
     """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
     from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TRAINED_FAMILIES, TrainingCache, default_cache_dir
-    from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, list_corpus_languages, load_corpus
+    from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, load_corpus
 
     out = out or sys.stdout
     root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
@@ -203,7 +203,7 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     for name, what in entries:
         print(f"  {name:<{width}}  {what}", file=out)
     print(f"\nCorpus {loaded.name} ({root}):", file=out)
-    codes = list_corpus_languages(root)
+    codes = loaded.languages
     code_width = max((len(code) for code in codes), default=0)
     name_width = max((len(language_name(code)) for code in codes), default=0)
     for code in codes:

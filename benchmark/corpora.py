@@ -253,12 +253,18 @@ def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None
 _LANGUAGE_CODE = re.compile(r"[^\W_][\w-]*")
 
 
+def _is_text_file(path: Path, suffix: str) -> bool:
+    """Whether `path` is a corpus file `<code><suffix>` (suffix in any case: RUS.TXT). Hidden files
+    are not texts: editors leave them."""
+    return not path.name.startswith(".") and path.name.lower().endswith(suffix) and path.is_file()
+
+
 def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
-    """code -> file for the files of `folder` named `<code><suffix>` (suffix in any case: RUS.TXT).
-    Hidden files are not texts (editors leave them); any other file name must hold a valid code."""
+    """code -> file for the corpus files of `folder` (`_is_text_file`); each name must hold a valid
+    code."""
     found: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or not path.is_file() or not path.name.lower().endswith(suffix):
+        if not _is_text_file(path, suffix):
             continue
         code = path.name[: -len(suffix)]
         if not _LANGUAGE_CODE.fullmatch(code):
@@ -288,9 +294,7 @@ def _layout(root: Path) -> dict[str, dict[str, Path]]:
                 "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
             )
         return {ALL_SPLIT: files}
-    flores = (root / "dev").is_dir() and any(
-        not p.name.startswith(".") and p.name.lower().endswith(".dev") for p in (root / "dev").iterdir()
-    )
+    flores = (root / "dev").is_dir() and any(_is_text_file(p, ".dev") for p in (root / "dev").iterdir())
     per_split: dict[str, dict[str, Path]] = {}
     for split in SPLITS:
         folder = root / split

@@ -12,9 +12,9 @@ Default location: `$XDG_CACHE_HOME/tokencost` or `~/.cache/tokencost`; `--cache-
 from __future__ import annotations
 
 import hashlib
-import re
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence

@@ -214,8 +214,8 @@ def all_rows_table(results: Results) -> Table:
         note="unk: share of tokens that are the unknown token; byte fallback: share of tokens that are "
         "byte-fallback pieces (a character spelt as its UTF-8 bytes); round trip: share of sentences with "
         "decode(encode(s)) == s; vocab used: share of the vocabulary that this language's sentences use. A blank "
-        "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; results.csv "
-        "holds every column at full precision.",
+        "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; "
+        "results.csv holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),
     )
 
