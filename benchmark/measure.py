@@ -521,7 +521,8 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         tokenizers=described,
         examples=examples,
         example_sentences=example_sentences,
-        language_names={code: language_name(code) for code in plan.languages},
+        # The training languages too: the report names them, and some are not measured.
+        language_names={code: language_name(code) for code in (*plan.languages, *plan.train_languages)},
     )
 
 

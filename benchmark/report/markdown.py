@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmark.corpora import language_name
 from benchmark.report.findings import compute_findings, trained_families
 from benchmark.report.naming import join_words, language_label, ordered_languages, reference_language
 from benchmark.report.plots import PlotInfo
@@ -64,7 +63,7 @@ def methods_paragraph(results: Results) -> str:
         f"text the tokenizer has not seen: {_warm_up(results)} "
     )
     if trained_families(results):
-        names = [_label(results, code) for code in settings.get("train_languages", ())]
+        names = [language_label(results, code) for code in settings.get("train_languages", ())]
         of_languages = f", in {join_words(names)}" if names else ""
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
@@ -76,14 +75,6 @@ def methods_paragraph(results: Results) -> str:
         "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
         "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
-
-
-def _label(results: Results, code: str) -> str:
-    """A language's label, also for a training language the run did not measure (no name recorded)."""
-    if code in results.record.language_names:
-        return language_label(results, code)
-    name = language_name(code)
-    return f"{name} ({code})" if name != code else code
 
 
 def _warm_up(results: Results) -> str:
