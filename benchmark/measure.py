@@ -16,6 +16,9 @@ The protocol:
 - Throughput: `benchmark.timing.measure_throughput`, single thread, median of repeats, with the
   language's `dev` split encoded first so the timed text is unseen (see timing.py); a language
   with neither a dev split nor a counterpart is timed cold (`settings.timing.warm_up` says so).
+  Every repeat also times tiktoken's `cl100k_base` (the yardstick) on the same sentences, back to
+  back: `throughput_x_tiktoken` is the median of those pairs' ratios, the figure that survives a
+  machine whose speed changes from one second to the next. The clock is CPU time (see RUN_CLOCK).
 
 Only this module and the CLI talk to the outside (files, clocks, progress bars); the numbers
 come from the pure functions in metrics.py.
@@ -27,6 +30,7 @@ import datetime as _dt
 import os
 import platform
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata as _metadata
@@ -70,6 +74,13 @@ DEFAULT_REPEATS = 3
 # lines such as "Yes." in two unrelated corpora) the report gives the count.
 MAX_SHARE_MEASURED_IN_TRAINING = 0.05
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
+# Timed back to back with every tokenizer: tiktoken has no cache, loads offline, and is the
+# production encoder most readers know.
+YARDSTICK_ID = "tiktoken/cl100k_base"
+# The process's CPU time, as `benchmark.speed` uses: every encoder runs on one thread, so on an idle
+# machine it equals the wall time, and on a busy one it leaves out the time the OS gave to other
+# processes, which stretched a long pass more than a short one (see speed.py's docstring).
+RUN_CLOCK = time.process_time
 
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
 PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
@@ -114,6 +125,7 @@ class Measurement:
     throughput_mb_s: float | None
     tokens_per_second: float | None
     repeat_seconds: tuple[float, ...] = ()
+    throughput_x_tiktoken: float | None = None
 
 
 @dataclass(frozen=True)
@@ -303,8 +315,10 @@ def needs_training(config: RunConfig) -> bool:
 
 
 def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[str], *,
-                     repeats: int) -> Measurement:
-    """Time, and count from the last timed pass (the ids do not depend on the cache)."""
+                     repeats: int, yardstick: Adapter | None = None) -> Measurement:
+    """Time, and count from the last timed pass (the ids do not depend on the cache).
+
+    `yardstick` (an adapter without a cache, warm) is timed back to back with every repeat."""
     reset = adapter.reset_cache if adapter.has_cache else None
     restorer = getattr(adapter, "cache_restorer", None)
     if reset is not None and restorer is not None:
@@ -317,7 +331,10 @@ def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequenc
             warm_texts = ()
         else:
             reset = adapter.reset_cache
-    timing = measure_throughput(adapter.encode, warm_texts, texts, repeats=repeats, keep_ids=True, reset=reset)
+    if yardstick is not None and yardstick.has_cache:
+        raise ValueError(f"the yardstick {yardstick.id} keeps a cache: it would be timed on text it has seen")
+    timing = measure_throughput(adapter.encode, warm_texts, texts, repeats=repeats, keep_ids=True, reset=reset,
+                                clock=RUN_CLOCK, yardstick=yardstick.encode if yardstick is not None else None)
     ids_per_line = list(timing.ids)
     n_roundtrip = sum(1 for text, ids in zip(texts, ids_per_line) if adapter.decode(ids) == text)
     unk = frozenset() if adapter.unk_id is None else frozenset({adapter.unk_id})
@@ -330,6 +347,7 @@ def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequenc
         throughput_mb_s=timing.throughput_mb_s,
         tokens_per_second=timing.tokens_per_second,
         repeat_seconds=timing.repeat_seconds,
+        throughput_x_tiktoken=timing.x_yardstick,
     )
 
 
@@ -362,6 +380,7 @@ def build_row(adapter: Adapter, language: str, texts: Sequence[str], m: Measurem
         train_seconds=adapter.train_seconds,
         throughput_mb_s=m.throughput_mb_s,
         tokens_per_second=m.tokens_per_second,
+        throughput_x_tiktoken=m.throughput_x_tiktoken,
         embedding_params=metrics.embedding_params(adapter.vocab_size),
         status="ok",
     )
@@ -374,7 +393,7 @@ def skipped_row(skipped: Skipped, language: str, texts: Sequence[str]) -> Result
         n_chars=sum(len(t) for t in texts), bytes_per_token=None, chars_per_token=None,
         tokens_per_sentence=None, premium=None, premium_ci_low=None, premium_ci_high=None,
         unk_rate=None, byte_fallback_rate=None, roundtrip_rate=None, vocab_utilisation=None,
-        train_seconds=None, throughput_mb_s=None, tokens_per_second=None,
+        train_seconds=None, throughput_mb_s=None, tokens_per_second=None, throughput_x_tiktoken=None,
         embedding_params=metrics.embedding_params(skipped.vocab_size), status=f"skipped: {skipped.reason}",
     )
 
@@ -414,14 +433,15 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
             tokenizers = build_tokenizers(trained_or_pretrained, plan.training, cache,
                                           on_step=lambda label: progress.update(step, label))
         tokenizers += from_files
-        progress.update(step, f"{len(tokenizers)} tokenizers ready")
-        progress.finish(step)
 
         requested = {i: int(i.rsplit("-", 1)[1]) for i in plan.tokenizer_ids if i.rsplit("-", 1)[-1].isdigit()}
         tokenizers = [(_short_of_target(t, requested.get(t.id)) or t) if isinstance(t, Adapter) else t
                       for t in tokenizers]
 
         ok = [t for t in tokenizers if isinstance(t, Adapter)]
+        yardstick = _yardstick(ok, plan, lambda label: progress.update(step, label)) if ok else None
+        progress.update(step, f"{len(tokenizers)} tokenizers ready")
+        progress.finish(step)
         measure_task = progress.task("measuring", total=len(ok) * len(plan.languages))
         rows: list[ResultRow] = []
         for tokenizer in tokenizers:
@@ -432,7 +452,7 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
             for code in plan.languages:
                 progress.update(measure_task, f"measuring {tokenizer.id} on {code}")
                 measured[code] = measure_language(tokenizer, plan.measure_texts[code], plan.warm_texts[code],
-                                                  repeats=config.repeats)
+                                                  repeats=config.repeats, yardstick=yardstick)
                 progress.advance(measure_task)
             for code in plan.languages:
                 rows.append(build_row(tokenizer, code, plan.measure_texts[code], measured[code],
@@ -442,6 +462,19 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
 
     record = _run_record(config, plan, tokenizers)
     return Results(rows=tuple(rows), record=record)
+
+
+def _yardstick(tokenizers: Sequence[Adapter], plan: Plan, on_step) -> Adapter:
+    """tiktoken's cl100k_base (the run's own, if it measures it), warmed up once: it has no cache,
+    so one pass over each language pays its first-use costs for every later repeat."""
+    yardstick = next((t for t in tokenizers if t.id == YARDSTICK_ID), None)
+    if yardstick is None:
+        on_step(f"loading {YARDSTICK_ID}, the throughput yardstick")
+        yardstick = PRETRAINED[YARDSTICK_ID]()
+    for code in plan.languages:
+        for text in plan.warm_texts[code] or plan.measure_texts[code]:
+            yardstick.encode(text)
+    return yardstick
 
 
 # ---------------------------------------------------------------- the run record
@@ -498,6 +531,11 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
             "threads": 1,
             "protocol": ("per repeat: reset the encoder's cache, encode the warm-up text, then time "
                          "every measured sentence encoded on its own (unseen text)"),
+            "clock": "CPU time of the process (time.process_time)",
+            "yardstick": YARDSTICK_ID,
+            "throughput_x_tiktoken": ("median over repeats of (yardstick seconds / tokenizer seconds), the "
+                                      "yardstick timed on the same sentences right before or after the "
+                                      "tokenizer in each repeat, alternating"),
             "warm_up": dict(plan.warm_source),
             "megabyte": "10^6 bytes of UTF-8",
         },

@@ -21,11 +21,13 @@ from benchmark.fileio import atomic_write_text
 
 # History of the file format (pyperf's habit: say what changed).
 #   1: first version.
-RESULTS_FORMAT_VERSION = 1
+#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None).
+RESULTS_FORMAT_VERSION = 2
+READABLE_FORMAT_VERSIONS = (1, 2)
 
 # Columns whose values are wall-clock measurements: the only ones allowed to differ between two
 # runs of the same corpus and configuration.
-TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second")
+TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second", "throughput_x_tiktoken")
 
 
 # A row field's annotation -> the types its value may have (ints are fine where floats are).
@@ -57,6 +59,8 @@ class ResultRow:
     train_seconds: float | None  # None for tokenizers we did not train
     throughput_mb_s: float | None  # single thread, median of repeats, unseen text
     tokens_per_second: float | None
+    # throughput / tiktoken cl100k_base's on the same sentences, timed back to back (median of pairs)
+    throughput_x_tiktoken: float | None
     embedding_params: int  # vocab_size x 768
     status: str  # "ok" or "skipped: <reason>"
 
@@ -71,6 +75,9 @@ class ResultRow:
                 raise ValueError(f"{f.name} must be >= 0 in {self.tokenizer}/{self.language}")
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
+        if self.throughput_x_tiktoken is not None and self.throughput_x_tiktoken <= 0:
+            raise ValueError(f"throughput_x_tiktoken must be > 0, got {self.throughput_x_tiktoken} "
+                             f"in {self.tokenizer}/{self.language}")
         if not self.tokenizer or not self.language:
             raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
         if not (self.status == "ok" or self.status.startswith("skipped: ")):
@@ -141,16 +148,18 @@ def load_results(path: Path) -> Results:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BenchmarkError(f"{path}: not a results.json ({exc})") from None
     version = raw.get("format_version") if isinstance(raw, dict) else None
-    if version != RESULTS_FORMAT_VERSION:
+    if version not in READABLE_FORMAT_VERSIONS:
         raise BenchmarkError(
-            f"{path}: results format version {version!r}, this program reads {RESULTS_FORMAT_VERSION}; "
-            "run `python -m benchmark run` again to regenerate it"
+            f"{path}: results format version {version!r}, this program reads "
+            f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))}; run `python -m benchmark run` again to regenerate it"
         )
     if not isinstance(raw.get("rows"), list):
         raise BenchmarkError(f"{path}: malformed results: no list of rows")
     rows = []
     seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(raw["rows"], start=1):
+        if version == 1 and isinstance(row, dict):
+            row = {**row, "throughput_x_tiktoken": None}  # measured since version 2
         try:
             rows.append(ResultRow(**row))
         except (TypeError, ValueError) as exc:

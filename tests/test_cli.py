@@ -49,6 +49,9 @@ def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
     assert {r.tokenizer for r in results.rows} == {"bpe/cl100k-260", "tiktoken/o200k_base"}
     assert results.record.settings["reference"] == "eng"
     assert list((tmp_path / "cache").rglob("*.bpe.json"))  # the trained model was cached
+    # Timed against tiktoken's cl100k_base, which the run loaded for that though it measures o200k only.
+    assert results.record.settings["timing"]["yardstick"] == "tiktoken/cl100k_base"
+    assert all(r.throughput_x_tiktoken > 0 for r in results.rows)
 
     # `report` renders again from the saved file alone.
     assert main(["report", "--results", str(output / "results.json"), "--output", str(tmp_path / "again"),

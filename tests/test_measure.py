@@ -125,6 +125,45 @@ def test_measure_throughput_protocol_with_a_fake_clock():
     assert frozen.median_seconds == 0 and frozen.throughput_mb_s is None and frozen.tokens_per_second is None
 
 
+def test_the_yardstick_is_timed_back_to_back_on_alternating_sides():
+    calls: list[str] = []
+    ticks = iter(range(100))
+
+    def encode(text: str) -> list[int]:
+        calls.append(f"encoder {text}")
+        return [1]
+
+    def yardstick(text: str) -> list[int]:
+        calls.append(f"yardstick {text}")
+        return [2]
+
+    result = measure_throughput(encode, ["w"], ["ab"], repeats=3, reset=lambda: calls.append("<reset>"),
+                                clock=lambda: next(ticks) ** 2, yardstick=yardstick)
+    # After the warm-up: encoder then yardstick, yardstick then encoder, encoder then yardstick.
+    assert calls == ["<reset>", "encoder w", "encoder ab", "yardstick ab",
+                     "<reset>", "encoder w", "yardstick ab", "encoder ab",
+                     "<reset>", "encoder w", "encoder ab", "yardstick ab"]
+    # Clock readings 0,1 | 4,9 | 16,25 | 36,49 | 64,81 | 100,121: passes of 1, 5, 9, 13, 17 and 21 s.
+    assert result.repeat_seconds == (1, 13, 17) and result.yardstick_seconds == (5, 9, 21)
+    # The median of each pair's ratio (5/1, 9/13, 21/17), not the ratio of the medians (9/13).
+    assert result.x_yardstick == pytest.approx(21 / 17)
+    assert measure_throughput(encode, [], ["ab"], repeats=1).x_yardstick is None
+
+
+def test_a_measured_row_carries_its_yardstick_ratio():
+    adapter = WordAdapter(["the", "cat", "sat"])
+    yardstick = WordAdapter(["the", "cat", "sat"])
+    m = measure_language(adapter, ["the cat", "the cat sat"], [], repeats=3, yardstick=yardstick)
+    row = build_row(adapter, "eng", ["the cat", "the cat sat"], m, m)
+    assert row.throughput_x_tiktoken > 0
+    alone = measure_language(adapter, ["the cat"], [], repeats=1)
+    assert build_row(adapter, "eng", ["the cat"], alone, alone).throughput_x_tiktoken is None
+    # A yardstick with a cache would be timed on text it has seen in the repeat before.
+    yardstick.has_cache = True
+    with pytest.raises(ValueError, match="cache"):
+        measure_language(adapter, ["the cat"], [], repeats=1, yardstick=yardstick)
+
+
 def test_our_bpe_repeats_see_the_timed_text_as_unseen(monkeypatch):
     """Every timed repeat must start from the warm-up cache, not from the previous repeat's."""
     from benchmark.adapters.inhouse import InhouseBPE

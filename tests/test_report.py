@@ -463,3 +463,85 @@ def test_the_methods_say_when_only_the_first_lines_were_measured(results):
                 "corpus_dir": "corpora/flores200"}
     capped = Results(rows=results.rows, record=dataclasses.replace(results.record, settings=settings))
     assert "(40 per language, the first 40 lines of the devtest split of corpora/flores200)" in methods_paragraph(capped)
+
+
+def with_yardstick_ratios(results: Results) -> Results:
+    """The fixture (results.json format 1, no yardstick) as a newer run records it: each row's ratio
+    to tiktoken/cl100k_base on its language, here derived from the two rows' MB/s, and a CPU clock."""
+    import dataclasses
+
+    index = {(r.tokenizer, r.language): r for r in results.rows}
+    rows = tuple(
+        dataclasses.replace(r, throughput_x_tiktoken=r.throughput_mb_s / index["tiktoken/cl100k_base", r.language]
+                            .throughput_mb_s) if r.ok else r
+        for r in results.rows
+    )
+    timing = {**results.record.settings.get("timing", {}), "repeats": 3, "clock": "CPU time of the process",
+              "yardstick": "tiktoken/cl100k_base"}
+    record = dataclasses.replace(results.record, settings={**results.record.settings, "timing": timing})
+    return Results(rows=rows, record=record)
+
+
+def test_format_1_results_load_without_the_yardstick_ratio_and_say_mb_s(results):
+    from benchmark.report.markdown import methods_paragraph
+
+    assert all(row.throughput_x_tiktoken is None for row in results.rows)
+    throughput = next(t for t in report_tables(results) if t.key == "throughput")
+    assert "MB/s" in throughput.title
+    findings = " ".join(compute_findings(results))
+    assert "The fastest encoder is" in findings and "MB/s (median over languages" in findings
+    text = methods_paragraph(results)
+    assert "wall-clock second" in text and "tiktoken's cl100k_base encodes the same sentences" not in text
+
+
+def test_throughput_is_reported_in_multiples_of_tiktoken_where_the_run_timed_it(results):
+    import statistics
+
+    from benchmark.report.markdown import methods_paragraph
+
+    timed = with_yardstick_ratios(results)
+    throughput = next(t for t in report_tables(timed) if t.key == "throughput")
+    assert "multiples of tiktoken cl100k_base's" in throughput.title
+    cl100k = next(row for row in throughput.rows if row[0] == "tiktoken/cl100k_base")
+    assert all(cell == "1.0x" for cell in cl100k[1:])
+
+    # Fastest and slowest by the median ratio over languages, with their MB/s.
+    ratios: dict[str, list[float]] = {}
+    for row in timed.rows:
+        if row.ok:
+            ratios.setdefault(row.tokenizer, []).append(row.throughput_x_tiktoken)
+    slowest = min(ratios, key=lambda tid: (statistics.median(ratios[tid]), tid))
+    sentence = next(s for s in compute_findings(timed) if s.startswith("The fastest encoder"))
+    assert f"the slowest is {slowest} at" in sentence and "timed back to back with tiktoken" in sentence
+
+    text = methods_paragraph(timed)
+    assert "per CPU second" in text and "tiktoken's cl100k_base encodes the same sentences" in text
+
+    with plots_module.plot_style():
+        fig = plots_module.plot_throughput(timed)
+    ax = fig.axes[0]
+    assert "multiples of tiktoken" in ax.get_xlabel()
+    assert any(list(line.get_xdata()) == [1.0, 1.0] for line in ax.get_lines())  # the parity line
+
+
+def test_a_yardstick_ratio_must_be_positive(tmp_path):
+    import json
+
+    from benchmark.errors import BenchmarkError
+
+    raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    raw["format_version"] = 2
+    for row in raw["rows"]:
+        row["throughput_x_tiktoken"] = 0.5 if row["status"] == "ok" else None
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert load_results(path).rows[0].throughput_x_tiktoken == 0.5
+    raw["rows"][0]["throughput_x_tiktoken"] = 0.0
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match="row 1: throughput_x_tiktoken must be > 0"):
+        load_results(path)
+    # A format 2 row without the column is malformed, not silently None.
+    del raw["rows"][0]["throughput_x_tiktoken"]
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(BenchmarkError, match="row 1"):
+        load_results(path)

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmark.report.findings import compute_findings, trained_families
-from benchmark.report.naming import join_words, language_label, ordered_languages, reference_language
+from benchmark.report.naming import (
+    has_yardstick_ratios,
+    join_words,
+    language_label,
+    ordered_languages,
+    reference_language,
+)
 from benchmark.report.plots import PlotInfo
 from benchmark.report.tables import report_tables, to_markdown
 from benchmark.results import Results
@@ -59,8 +65,8 @@ def methods_paragraph(results: Results) -> str:
         "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
         f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
         f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
-        f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per second on a single thread, {repeats}, on "
-        f"text the tokenizer has not seen: {_warm_up(results)} "
+        f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {_clock(results)} second on a single thread, "
+        f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
     )
     if trained_families(results):
         names = [language_label(results, code) for code in settings.get("train_languages", ())]
@@ -68,13 +74,29 @@ def methods_paragraph(results: Results) -> str:
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
     if not any(row.family == "hf-wordpiece" for row in results.rows):
-        return text + "Only the timing columns (train seconds, MB/s, tokens/s) change between runs."
+        return text + "Only the timing columns (train seconds, MB/s, tokens/s, x tiktoken) change between runs."
     return text + (
-        "Only the timing columns (train seconds, MB/s, tokens/s) change between runs, with one exception: "
+        "Only the timing columns (train seconds, MB/s, tokens/s, x tiktoken) change between runs, with one exception: "
         "HuggingFace's WordPiece trainer breaks ties between equally frequent pairs in hash-map order, which "
         "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
         "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
+
+
+def _clock(results: Results) -> str:
+    timing = results.record.settings.get("timing")
+    clock = timing.get("clock") if isinstance(timing, dict) else None
+    return "CPU" if isinstance(clock, str) and clock.startswith("CPU") else "wall-clock"
+
+
+def _yardstick(results: Results) -> str:
+    """How the ratio to tiktoken was timed; empty for a record from before it."""
+    if not has_yardstick_ratios(results):
+        return ""
+    return ("In every repeat, tiktoken's cl100k_base encodes the same sentences right before or right after the "
+            "tokenizer (alternating), and the throughput in multiples of tiktoken's is the median of those pairs' "
+            "ratios: this machine's speed can change from one second to the next, and the ratio keeps where MB/s "
+            "does not. ")
 
 
 def _warm_up(results: Results) -> str:

@@ -174,6 +174,19 @@ def fmt_speed(value: float | None) -> str:
     return f"{value:.0f}" if value >= 100 else f"{value:.1f}" if value >= 10 else f"{value:.2f}"
 
 
+def fmt_times(value: float | None) -> str:
+    """A multiple, two significant figures below 10: "0.22x", "1.6x", "12x"."""
+    if value is None:
+        return ""
+    return f"{value:.0f}x" if value >= 10 else f"{value:.1f}x" if value >= 1 else f"{value:.2f}x"
+
+
+def has_yardstick_ratios(results: Results) -> bool:
+    """Whether the run timed every measured row against the yardstick (results.json format 2 on)."""
+    measured = [row for row in results.rows if row.ok and row.throughput_mb_s is not None]
+    return bool(measured) and all(row.throughput_x_tiktoken is not None for row in measured)
+
+
 def fmt_seconds(value: float | None) -> str:
     if value is None:
         return ""

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, LOSSLESS_SHARE, flattening, trained_families
 from benchmark.report.naming import (
     family_name,
+    has_yardstick_ratios,
     headline_tokenizers,
     language_label,
     language_name,
@@ -97,7 +98,9 @@ PLOTS = (
     PlotInfo(
         "throughput",
         "Encoder throughput",
-        "MB of UTF-8 text encoded per second on one thread (median of repeats, log scale), one dot per language.",
+        "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
+        "timed back to back with tiktoken on the same sentences (median of repeats, log scale), one dot per "
+        "language; a results.json from before that ratio is plotted in MB/s.",
     ),
     PlotInfo(
         "train_seconds",
@@ -421,19 +424,21 @@ def plot_throughput(results: Results):
     rows = [row for row in results.rows if row.ok and row.throughput_mb_s]
     if not rows:
         return None
+    # The yardstick ratio where the run measured it: MB/s moves with the machine's speed.
+    by_ratio = has_yardstick_ratios(results)
+    value = (lambda r: r.throughput_x_tiktoken) if by_ratio else (lambda r: r.throughput_mb_s)
     tokenizers = [tid for tid in ordered_tokenizers(results.rows) if any(r.tokenizer == tid for r in rows)]
     languages = [code for code in ordered_languages(results) if any(r.language == code for r in rows)]
     labels = {code: language_label(results, code) for code in languages}
     frame = pd.DataFrame(
-        {"tokenizer": r.tokenizer, "language": labels[r.language], "throughput_mb_s": r.throughput_mb_s}
-        for r in rows
+        {"tokenizer": r.tokenizer, "language": labels[r.language], "throughput": value(r)} for r in rows
     )
     lang_colours = language_colours(results)
     fig = _new_figure(11, 1.6 + 0.36 * len(tokenizers))
     ax = fig.add_subplot()
     sns.stripplot(
         data=frame,
-        x="throughput_mb_s",
+        x="throughput",
         y="tokenizer",
         hue="language",
         order=tokenizers,
@@ -446,10 +451,16 @@ def plot_throughput(results: Results):
         ax=ax,
     )
     _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
-    _plain_log_ticks(ax.xaxis, [r.throughput_mb_s for r in rows])
-    ax.set_xlabel("Throughput (MB of UTF-8 text per second, one thread, log scale)")
+    _plain_log_ticks(ax.xaxis, [value(r) for r in rows] + ([1.0] if by_ratio else []))
     ax.set_ylabel("Tokenizer")
-    ax.set_title("Encoder throughput per tokenizer and language (median of repeats)")
+    if by_ratio:
+        ax.axvline(1.0, color="0.35", linewidth=1, linestyle="--", zorder=0)
+        ax.set_xlabel("Throughput in multiples of tiktoken cl100k_base's on the same sentences "
+                      "(timed back to back, one thread, log scale)")
+        ax.set_title("Encoder throughput per tokenizer and language, relative to tiktoken (median of repeats)")
+    else:
+        ax.set_xlabel("Throughput (MB of UTF-8 text per second, one thread, log scale)")
+        ax.set_title("Encoder throughput per tokenizer and language (median of repeats)")
     ax.legend(title="Language", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     ax.grid(axis="y", visible=False)
     return fig
