@@ -16,9 +16,10 @@ The protocol:
 - Throughput: `benchmark.timing.measure_throughput`, single thread, median of repeats, with the
   language's `dev` split encoded first so the timed text is unseen (see timing.py); a language
   with neither a dev split nor a counterpart is timed cold (`settings.timing.warm_up` says so).
-  Every repeat also times tiktoken's `cl100k_base` (the yardstick) on the same sentences, back to
-  back: `throughput_x_tiktoken` is the median of those pairs' ratios, the figure that survives a
-  machine whose speed changes from one second to the next. The clock is CPU time (see RUN_CLOCK).
+  Every repeat also times tiktoken's `cl100k_base` (the yardstick) on the same sentences, the two
+  taking turns: `throughput_x_tiktoken` is the median of the repeats' ratios, the figure that
+  survives a machine whose speed changes from one second to the next. The clock is CPU time
+  (see RUN_CLOCK).
 
 Only this module and the CLI talk to the outside (files, clocks, progress bars); the numbers
 come from the pure functions in metrics.py.
@@ -64,7 +65,7 @@ from benchmark.corpora import (
 )
 from benchmark.errors import BenchmarkError
 from benchmark.results import Results, ResultRow, RunRecord
-from benchmark.timing import machine_info, measure_throughput
+from benchmark.timing import YARDSTICK_CHUNK_TEXTS, machine_info, measure_throughput
 
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
@@ -74,7 +75,7 @@ DEFAULT_REPEATS = 3
 # lines such as "Yes." in two unrelated corpora) the report gives the count.
 MAX_SHARE_MEASURED_IN_TRAINING = 0.05
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
-# Timed back to back with every tokenizer: tiktoken has no cache, loads offline, and is the
+# Timed in turns with every tokenizer: tiktoken has no cache, loads offline, and is the
 # production encoder most readers know.
 YARDSTICK_ID = "tiktoken/cl100k_base"
 # The process's CPU time, as `benchmark.speed` uses: every encoder runs on one thread, so on an idle
@@ -318,7 +319,7 @@ def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequenc
                      repeats: int, yardstick: Adapter | None = None) -> Measurement:
     """Time, and count from the last timed pass (the ids do not depend on the cache).
 
-    `yardstick` (an adapter without a cache, warm) is timed back to back with every repeat."""
+    `yardstick` (an adapter without a cache, warm) is timed in turns with the adapter in every repeat."""
     reset = adapter.reset_cache if adapter.has_cache else None
     restorer = getattr(adapter, "cache_restorer", None)
     if reset is not None and restorer is not None:
@@ -534,8 +535,8 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
             "clock": "CPU time of the process (time.process_time)",
             "yardstick": YARDSTICK_ID,
             "throughput_x_tiktoken": ("median over repeats of (yardstick seconds / tokenizer seconds), the "
-                                      "yardstick timed on the same sentences right before or after the "
-                                      "tokenizer in each repeat, alternating"),
+                                      "yardstick encoding the same sentences in each repeat, the two taking "
+                                      f"turns every {YARDSTICK_CHUNK_TEXTS} sentences"),
             "warm_up": dict(plan.warm_source),
             "megabyte": "10^6 bytes of UTF-8",
         },

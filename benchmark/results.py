@@ -59,7 +59,7 @@ class ResultRow:
     train_seconds: float | None  # None for tokenizers we did not train
     throughput_mb_s: float | None  # single thread, median of repeats, unseen text
     tokens_per_second: float | None
-    # throughput / tiktoken cl100k_base's on the same sentences, timed back to back (median of pairs)
+    # throughput / tiktoken cl100k_base's on the same sentences, timed in turns (median of repeats)
     throughput_x_tiktoken: float | None
     embedding_params: int  # vocab_size x 768
     status: str  # "ok" or "skipped: <reason>"

@@ -15,10 +15,12 @@ timed, as `timeit` does, so a collection triggered by an earlier step does not l
 Yardstick: absolute seconds are weak evidence on a shared machine. Measured here, the same pass
 over the same text took 40 ms or 70 ms depending on the second it ran in, and tiktoken's pass
 moved with it (16 ms or 25 ms). So, given a `yardstick` encoder (the run uses tiktoken's
-`cl100k_base`, which has no cache), every repeat also times the yardstick on the same texts right
-before or right after the encoder, alternating which goes first, and `x_yardstick` is the median
-over repeats of (yardstick seconds / encoder seconds) of one such pair: the encoder's throughput
-in multiples of the yardstick's, which keeps when the whole machine slows down.
+`cl100k_base`, which has no cache), every repeat also times the yardstick on the same texts, the
+two taking turns every YARDSTICK_CHUNK_TEXTS texts (who goes first alternates), each side's
+seconds summed; `x_yardstick` is the median over repeats of (yardstick seconds / encoder seconds):
+the encoder's throughput in multiples of the yardstick's. A change of the machine's speed lands on
+both sides within a few milliseconds, where a whole pass of a slow encoder (a fifth of a second)
+often straddled one.
 
 The caller chooses the threads: measure.py pins HF tokenizers to one thread before importing it;
 tiktoken's `encode_ordinary` and SentencePiece's `encode` on a single string use one thread.
@@ -36,6 +38,13 @@ from typing import Any, Callable, Sequence
 
 from benchmark import metrics
 
+# Texts per turn when an encoder and its yardstick take turns. Measured on FLORES-200 devtest (our
+# BPE on cl100k's ranks against tiktoken, 12-16 interleaved pairs of each): turns of 128 sentences
+# narrowed the spread of the ratio from 0.15-0.28 to 0.20-0.24 (Russian) and moved its median by
+# 1-9%, within the whole-pass pairs' own spread; turns of 32 moved it by 12-24%, as tiktoken's short
+# turns run on caches that our turn has just filled with its own data.
+YARDSTICK_CHUNK_TEXTS = 128
+
 
 @dataclass(frozen=True)
 class ThroughputResult:
@@ -46,7 +55,7 @@ class ThroughputResult:
     # The ids of the last timed pass, one list per text (only with keep_ids=True): lets the caller
     # count without encoding everything once more.
     ids: tuple[Sequence[int], ...] | None = field(default=None, repr=False, compare=False)
-    # The yardstick's seconds over the same texts, one per repeat, timed back to back with it.
+    # The yardstick's seconds over the same texts, one per repeat, timed in turns with the encoder.
     yardstick_seconds: tuple[float, ...] = ()
 
     @property
@@ -83,7 +92,8 @@ def measure_throughput(
     `reset` (optional) empties the encoder's caches; when given, it is called before every
     repeat, followed by the warm-up, so each repeat sees the timed texts for the first time.
     `yardstick` (optional, an encoder without a cache, already warm) is timed over the same texts
-    in every repeat, after the encoder in even repeats and before it in odd ones.
+    in every repeat, the two taking turns every `YARDSTICK_CHUNK_TEXTS` texts, the encoder first
+    in even repeats and the yardstick first in odd ones.
 
     >>> r = measure_throughput(str.encode, ["warm"], ["hello", "world"], repeats=3)
     >>> r.n_bytes, r.n_tokens, len(r.repeat_seconds)
@@ -101,12 +111,13 @@ def measure_throughput(
         if reset is not None or repeat == 0:
             for text in warm_texts:
                 encode(text)
-        if yardstick is not None and repeat % 2:
-            yardstick_seconds.append(_time_once(yardstick, timed_texts, clock)[1])
-        outputs, seconds = _time_once(encode, timed_texts, clock)
+        if yardstick is None:
+            outputs, seconds = _time_once(encode, timed_texts, clock)
+        else:
+            outputs, seconds, seconds_of_yardstick = _time_in_turns(encode, yardstick, timed_texts, clock,
+                                                                    encoder_first=not repeat % 2)
+            yardstick_seconds.append(seconds_of_yardstick)
         repeat_seconds.append(seconds)
-        if yardstick is not None and not repeat % 2:
-            yardstick_seconds.append(_time_once(yardstick, timed_texts, clock)[1])
     return ThroughputResult(
         repeat_seconds=tuple(repeat_seconds),
         median_seconds=statistics.median(repeat_seconds),
@@ -129,6 +140,35 @@ def _time_once(encode: Callable[[str], Sequence[int]], texts: Sequence[str],
         if gc_was_enabled:
             gc.enable()
     return outputs, seconds
+
+
+def _time_in_turns(encode: Callable[[str], Sequence[int]], yardstick: Callable[[str], Sequence[int]],
+                   texts: Sequence[str], clock: Callable[[], float], *,
+                   encoder_first: bool) -> tuple[list[Sequence[int]], float, float]:
+    """The encoder's outputs and seconds over `texts`, and the yardstick's seconds over the same
+    texts, the two taking turns chunk by chunk (which goes first alternates too)."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    outputs: list[Sequence[int]] = []
+    seconds = yardstick_seconds = 0.0
+    try:
+        for turn, start in enumerate(range(0, len(texts), YARDSTICK_CHUNK_TEXTS)):
+            chunk = texts[start:start + YARDSTICK_CHUNK_TEXTS]
+            for is_encoder in ((True, False) if encoder_first == (turn % 2 == 0) else (False, True)):
+                if is_encoder:
+                    begin = clock()
+                    chunk_outputs = [encode(text) for text in chunk]
+                    seconds += clock() - begin
+                    outputs += chunk_outputs
+                else:
+                    begin = clock()
+                    discarded = [yardstick(text) for text in chunk]  # the same loop as the encoder's
+                    yardstick_seconds += clock() - begin
+                    discarded.clear()  # subtle: freed after the clock, as the encoder's ids are
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return outputs, seconds, yardstick_seconds
 
 
 def machine_info() -> dict[str, Any]:

@@ -150,6 +150,26 @@ def test_the_yardstick_is_timed_back_to_back_on_alternating_sides():
     assert measure_throughput(encode, [], ["ab"], repeats=1).x_yardstick is None
 
 
+def test_encoder_and_yardstick_take_turns_chunk_by_chunk(monkeypatch):
+    from benchmark import timing
+
+    monkeypatch.setattr(timing, "YARDSTICK_CHUNK_TEXTS", 2)
+    calls: list[str] = []
+    ticks = iter(range(100))
+    texts = ["a", "b", "c", "d", "e"]
+    result = measure_throughput(lambda t: calls.append(f"E{t}") or [1], [], texts, repeats=2,
+                                clock=lambda: next(ticks) ** 2, yardstick=lambda t: calls.append(f"Y{t}") or [2],
+                                keep_ids=True)
+    # Turns of two texts; who starts alternates every turn, and the first turn's side every repeat.
+    assert calls == ["Ea", "Eb", "Ya", "Yb", "Yc", "Yd", "Ec", "Ed", "Ee", "Ye",
+                     "Ya", "Yb", "Ea", "Eb", "Ec", "Ed", "Yc", "Yd", "Ye", "Ee"]
+    # Each side's seconds are the sum of its turns: turn k reads the clock at (2k)**2 and (2k+1)**2.
+    turn = [(2 * k + 1) ** 2 - (2 * k) ** 2 for k in range(12)]
+    assert result.repeat_seconds == (turn[0] + turn[3] + turn[4], turn[7] + turn[8] + turn[11])
+    assert result.yardstick_seconds == (turn[1] + turn[2] + turn[5], turn[6] + turn[9] + turn[10])
+    assert result.ids == ([1],) * 5  # every text of the last repeat, in order
+
+
 def test_a_measured_row_carries_its_yardstick_ratio():
     adapter = WordAdapter(["the", "cat", "sat"])
     yardstick = WordAdapter(["the", "cat", "sat"])
@@ -294,3 +314,21 @@ def test_the_record_names_this_suite_version(tmp_path, monkeypatch):
     assert measure.git_commit(tmp_path) is None
     monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
     assert measure.git_commit() is None
+
+
+def test_the_yardstick_is_not_charged_for_freeing_its_output():
+    """Measured against itself, an encoder must come out at exactly 1x: here freeing an output costs
+    100 ticks of the fake clock, which neither side may pay inside its timing."""
+    now = [0]
+
+    class Output(list):
+        def __del__(self):
+            now[0] += 100
+
+    def encode(text: str) -> list[int]:
+        now[0] += 1
+        return Output([1])
+
+    result = measure_throughput(encode, [], ["a"] * 300, repeats=3, clock=lambda: now[0], yardstick=encode)
+    assert result.repeat_seconds == result.yardstick_seconds == (300, 300, 300)
+    assert result.x_yardstick == 1.0

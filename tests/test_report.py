@@ -512,7 +512,7 @@ def test_throughput_is_reported_in_multiples_of_tiktoken_where_the_run_timed_it(
             ratios.setdefault(row.tokenizer, []).append(row.throughput_x_tiktoken)
     slowest = min(ratios, key=lambda tid: (statistics.median(ratios[tid]), tid))
     sentence = next(s for s in compute_findings(timed) if s.startswith("The fastest encoder"))
-    assert f"the slowest is {slowest} at" in sentence and "timed back to back with tiktoken" in sentence
+    assert f"the slowest is {slowest} at" in sentence and "timed in turns with tiktoken" in sentence
 
     text = methods_paragraph(timed)
     assert "per CPU second" in text and "tiktoken's cl100k_base encodes the same sentences" in text

@@ -252,7 +252,7 @@ def _speed_sentence(results: Results) -> str:
         f"The fastest encoder is {fastest} at {fmt_times(medians[fastest])} tiktoken cl100k_base's throughput "
         f"({statistics.median(mb_s[fastest]):.1f} MB/s); the slowest is {slowest} at {fmt_times(medians[slowest])} "
         f"({statistics.median(mb_s[slowest]):.1f} MB/s). Medians over languages, one thread; each tokenizer was "
-        "timed back to back with tiktoken on the same sentences."
+        "timed in turns with tiktoken on the same sentences."
     )
 
 

@@ -99,7 +99,7 @@ PLOTS = (
         "throughput",
         "Encoder throughput",
         "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
-        "timed back to back with tiktoken on the same sentences (median of repeats, log scale), one dot per "
+        "timed in turns with tiktoken on the same sentences (median of repeats, log scale), one dot per "
         "language; a results.json from before that ratio is plotted in MB/s.",
     ),
     PlotInfo(
@@ -456,7 +456,7 @@ def plot_throughput(results: Results):
     if by_ratio:
         ax.axvline(1.0, color="0.35", linewidth=1, linestyle="--", zorder=0)
         ax.set_xlabel("Throughput in multiples of tiktoken cl100k_base's on the same sentences "
-                      "(timed back to back, one thread, log scale)")
+                      "(timed in turns with it, one thread, log scale)")
         ax.set_title("Encoder throughput per tokenizer and language, relative to tiktoken (median of repeats)")
     else:
         ax.set_xlabel("Throughput (MB of UTF-8 text per second, one thread, log scale)")

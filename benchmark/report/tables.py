@@ -134,9 +134,10 @@ def throughput_table(results: Results) -> Table:
         "Encoder throughput in multiples of tiktoken cl100k_base's (one thread, median of repeats)",
         lambda row: fmt_times(row.throughput_x_tiktoken),
         note="1.00x = as fast as tiktoken's cl100k_base on the same sentences; 0.25x = a quarter of its speed. "
-        "Each repeat times the tokenizer and tiktoken back to back, so a machine that slows down for a while "
-        "slows both: on a shared machine the same pass took from 40 to 70 ms, second by second, and MB/s moved "
-        "with it, while this ratio kept. MB/s is in the table of all measurements and in results.csv. " + unseen,
+        "Each repeat times the tokenizer and tiktoken in turns on the same sentences, so a machine that slows "
+        "down for a while slows both: on a shared machine the same pass took from 40 to 70 ms, second by "
+        "second, and MB/s moved with it, while this ratio kept. MB/s is in the table of all measurements and "
+        "in results.csv. " + unseen,
     )
 
 
@@ -225,7 +226,7 @@ def all_rows_table(results: Results) -> Table:
         "byte-fallback pieces (a character spelt as its UTF-8 bytes); round trip: share of sentences with "
         "decode(encode(s)) == s; vocab used: share of the vocabulary that this language's sentences use; MB/s: "
         "megabytes (10^6 bytes) of UTF-8 encoded per CPU second; x tiktoken: throughput in multiples of tiktoken "
-        "cl100k_base's, timed back to back on the same sentences (blank in results from before it). A blank "
+        "cl100k_base's, timed in turns with it on the same sentences (blank in results from before it). A blank "
         "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; "
         "results.csv holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),
