@@ -93,10 +93,10 @@ def _yardstick(results: Results) -> str:
     """How the ratio to tiktoken was timed; empty for a record from before it."""
     if not has_yardstick_ratios(results):
         return ""
-    return ("In every repeat, tiktoken's cl100k_base encodes the same sentences too, the two taking turns a few "
-            "dozen sentences at a time, and the throughput in multiples of tiktoken's is the median over repeats of "
-            "tiktoken's seconds divided by the tokenizer's: a machine's speed can change from one second to the "
-            "next, and the ratio keeps where MB/s does not. ")
+    return ("In every repeat, tiktoken's cl100k_base encodes the same sentences too, the two taking turns, and the "
+            "throughput in multiples of tiktoken's is the median over repeats of tiktoken's seconds divided by the "
+            "tokenizer's: a machine's speed can change from one second to the next, and the ratio keeps where MB/s "
+            "does not. ")
 
 
 def _warm_up(results: Results) -> str:
