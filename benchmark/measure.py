@@ -531,7 +531,8 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
             "statistic": "median of repeats",
             "threads": 1,
             "protocol": ("per repeat: reset the encoder's cache, encode the warm-up text, then time "
-                         "every measured sentence encoded on its own (unseen text)"),
+                         "every measured sentence encoded on its own (unseen text), in turns with the "
+                         "yardstick"),
             "clock": "CPU time of the process (time.process_time)",
             "yardstick": YARDSTICK_ID,
             "throughput_x_tiktoken": ("median over repeats of (yardstick seconds / tokenizer seconds), the "

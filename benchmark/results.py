@@ -21,11 +21,13 @@ from benchmark.fileio import atomic_write_text
 
 # History of the file format (pyperf's habit: say what changed).
 #   1: first version.
-#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None).
+#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None), and throughput_mb_s
+#      and tokens_per_second are per CPU second (version 1: per wall-clock second); the record's
+#      settings.timing.clock says which.
 RESULTS_FORMAT_VERSION = 2
 READABLE_FORMAT_VERSIONS = (1, 2)
 
-# Columns whose values are wall-clock measurements: the only ones allowed to differ between two
+# Columns whose values are timings: the only ones allowed to differ between two
 # runs of the same corpus and configuration.
 TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second", "throughput_x_tiktoken")
 

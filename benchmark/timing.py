@@ -48,7 +48,7 @@ YARDSTICK_CHUNK_TEXTS = 128
 
 @dataclass(frozen=True)
 class ThroughputResult:
-    repeat_seconds: tuple[float, ...]  # wall seconds of each timed repeat
+    repeat_seconds: tuple[float, ...]  # seconds of each timed repeat, by the caller's clock
     median_seconds: float
     n_bytes: int  # UTF-8 bytes of the timed texts
     n_tokens: int  # tokens produced by one pass over the timed texts

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,9 @@ def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
     assert list((tmp_path / "cache").rglob("*.bpe.json"))  # the trained model was cached
     # Timed against tiktoken's cl100k_base, which the run loaded for that though it measures o200k only.
     assert results.record.settings["timing"]["yardstick"] == "tiktoken/cl100k_base"
+    # The record names the clock the run used: CPU time, as the report then says.
+    from benchmark import measure
+    assert measure.RUN_CLOCK is time.process_time and results.record.settings["timing"]["clock"].startswith("CPU")
     assert all(r.throughput_x_tiktoken > 0 for r in results.rows)
 
     # `report` renders again from the saved file alone.

@@ -106,7 +106,7 @@ def test_every_plot_has_a_title_and_labelled_axes(results):
             assert ax.get_xlabel() and ax.get_ylabel(), name
         # A unit on an axis or, for the heatmap, on its colour bar.
         units = " ".join(ax.get_xlabel() + " " + ax.get_ylabel() for ax in fig.axes)
-        assert re.search(r"MB|seconds|bytes|%|tokens", units, re.IGNORECASE), (name, units)
+        assert re.search(r"MB|seconds|bytes|%|tokens|multiples of", units, re.IGNORECASE), (name, units)
 
 
 def test_skipped_rows_are_in_the_tables_not_in_the_plots(results, rendered):
@@ -465,63 +465,118 @@ def test_the_methods_say_when_only_the_first_lines_were_measured(results):
     assert "(40 per language, the first 40 lines of the devtest split of corpora/flores200)" in methods_paragraph(capped)
 
 
-def with_yardstick_ratios(results: Results) -> Results:
-    """The fixture (results.json format 1, no yardstick) as a newer run records it: each row's ratio
-    to tiktoken/cl100k_base on its language, here derived from the two rows' MB/s, and a CPU clock."""
+def with_ratios(results: Results, ratio_of) -> Results:
+    """The fixture with every measured row's ratio to tiktoken set by `ratio_of(row)`."""
     import dataclasses
 
-    index = {(r.tokenizer, r.language): r for r in results.rows}
-    rows = tuple(
-        dataclasses.replace(r, throughput_x_tiktoken=r.throughput_mb_s / index["tiktoken/cl100k_base", r.language]
-                            .throughput_mb_s) if r.ok else r
-        for r in results.rows
-    )
-    timing = {**results.record.settings.get("timing", {}), "repeats": 3, "clock": "CPU time of the process",
-              "yardstick": "tiktoken/cl100k_base"}
-    record = dataclasses.replace(results.record, settings={**results.record.settings, "timing": timing})
-    return Results(rows=rows, record=record)
+    rows = tuple(dataclasses.replace(r, throughput_x_tiktoken=ratio_of(r)) if r.ok else r for r in results.rows)
+    return Results(rows=rows, record=results.record)
 
 
-def test_format_1_results_load_without_the_yardstick_ratio_and_say_mb_s(results):
-    from benchmark.report.markdown import methods_paragraph
+def format_1(results: Results, tmp_path: Path) -> Results:
+    """The fixture as a results.json written before the yardstick: format 1, no ratio, wall clock."""
+    import json
 
-    assert all(row.throughput_x_tiktoken is None for row in results.rows)
-    throughput = next(t for t in report_tables(results) if t.key == "throughput")
-    assert "MB/s" in throughput.title
-    findings = " ".join(compute_findings(results))
+    raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    raw["format_version"] = 1
+    for row in raw["rows"]:
+        del row["throughput_x_tiktoken"]
+    del raw["record"]["settings"]["timing"]
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    return load_results(path)
+
+
+def test_the_fixture_was_timed_against_tiktoken(results):
+    measured = [row for row in results.rows if row.ok]
+    assert all(row.throughput_x_tiktoken > 0 for row in measured)
+    assert results.record.settings["timing"]["yardstick"] == "tiktoken/cl100k_base"
+
+
+def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clock(results, tmp_path):
+    from benchmark.report.markdown import methods_paragraph, render_markdown
+    from benchmark.report.tables import all_rows_table
+
+    old = format_1(results, tmp_path)
+    assert all(row.throughput_x_tiktoken is None for row in old.rows)
+    throughput = next(t for t in report_tables(old) if t.key == "throughput")
+    assert "MB/s" in throughput.title and "x" not in "".join(throughput.rows[0][1:])
+    findings = " ".join(compute_findings(old))
     assert "The fastest encoder is" in findings and "MB/s (median over languages" in findings
-    text = methods_paragraph(results)
-    assert "wall-clock second" in text and "tiktoken's cl100k_base encodes the same sentences" not in text
+    text = methods_paragraph(old)
+    assert "per wall-clock second" in text and "tiktoken's cl100k_base encodes the same sentences" not in text
+    assert "x tiktoken" not in text
+    all_rows = all_rows_table(old)
+    assert "x tiktoken" not in all_rows.headers and "per wall-clock second" in all_rows.note
+    page = render_markdown(old, plots_module.PLOTS)
+    assert plots_module.THROUGHPUT_MB_S_CAPTION in page and "multiples of tiktoken" not in page
 
 
-def test_throughput_is_reported_in_multiples_of_tiktoken_where_the_run_timed_it(results):
-    import statistics
+def test_throughput_is_reported_in_multiples_of_tiktoken(results):
+    from benchmark.report.markdown import methods_paragraph, render_markdown
+    from benchmark.report.naming import fmt_times
+    from benchmark.report.tables import all_rows_table
 
-    from benchmark.report.markdown import methods_paragraph
-
-    timed = with_yardstick_ratios(results)
-    throughput = next(t for t in report_tables(timed) if t.key == "throughput")
+    throughput = next(t for t in report_tables(results) if t.key == "throughput")
     assert "multiples of tiktoken cl100k_base's" in throughput.title
-    cl100k = next(row for row in throughput.rows if row[0] == "tiktoken/cl100k_base")
-    assert all(cell == "1.0x" for cell in cl100k[1:])
-
-    # Fastest and slowest by the median ratio over languages, with their MB/s.
-    ratios: dict[str, list[float]] = {}
-    for row in timed.rows:
-        if row.ok:
-            ratios.setdefault(row.tokenizer, []).append(row.throughput_x_tiktoken)
-    slowest = min(ratios, key=lambda tid: (statistics.median(ratios[tid]), tid))
-    sentence = next(s for s in compute_findings(timed) if s.startswith("The fastest encoder"))
-    assert f"the slowest is {slowest} at" in sentence and "timed in turns with tiktoken" in sentence
-
-    text = methods_paragraph(timed)
+    index = {(r.tokenizer, r.language): r for r in results.rows}
+    languages = [code for code in results.record.language_names]
+    for row in throughput.rows:
+        for code, cell in zip(languages, row[1:]):
+            measured = index[row[0], code]
+            assert cell == (fmt_times(measured.throughput_x_tiktoken) if measured.ok else "skipped")
+    all_rows = all_rows_table(results)
+    assert "x tiktoken" in all_rows.headers and "per CPU second" in all_rows.note
+    text = methods_paragraph(results)
     assert "per CPU second" in text and "tiktoken's cl100k_base encodes the same sentences" in text
+    assert "multiples of tiktoken" in render_markdown(results, plots_module.PLOTS)
 
+    # The plot shows the ratios themselves (not MB/s under a ratio's label), with parity marked.
     with plots_module.plot_style():
-        fig = plots_module.plot_throughput(timed)
+        fig = plots_module.plot_throughput(results)
     ax = fig.axes[0]
     assert "multiples of tiktoken" in ax.get_xlabel()
-    assert any(list(line.get_xdata()) == [1.0, 1.0] for line in ax.get_lines())  # the parity line
+    plotted = sorted(round(float(x), 9) for c in ax.collections for x, _ in c.get_offsets())
+    assert plotted == sorted(round(r.throughput_x_tiktoken, 9) for r in results.rows if r.ok)
+    assert any(list(line.get_xdata()) == [1.0, 1.0] for line in ax.get_lines())
+
+
+def test_a_run_with_a_row_without_the_ratio_reports_mb_s(results):
+    from benchmark.report.naming import has_yardstick_ratios
+
+    first = next(r for r in results.rows if r.ok)
+    mixed = with_ratios(results, lambda r: None if r is first else r.throughput_x_tiktoken)
+    assert not has_yardstick_ratios(mixed)
+    assert "MB/s" in next(t for t in report_tables(mixed) if t.key == "throughput").title
+
+
+def test_the_speed_finding_ranks_by_the_ratio_and_names_close_encoders_together(results):
+    import statistics
+
+    # Ratios deliberately unlike MB/s (its inverse), so a ranking by MB/s would name others.
+    inverse = with_ratios(results, lambda r: 1 / r.throughput_mb_s)
+    medians: dict[str, list[float]] = {}
+    for row in inverse.rows:
+        if row.ok:
+            medians.setdefault(row.tokenizer, []).append(row.throughput_x_tiktoken)
+    ranked = sorted(medians, key=lambda t: (-statistics.median(medians[t]), t))
+    sentence = next(s for s in compute_findings(inverse) if "fastest encoder" in s)
+    assert sentence.startswith(f"The fastest encoder{'s are' if ' are ' in sentence.split(';')[0] else ' is'} "
+                               f"{ranked[0]} (")
+    assert f"the slowest {'are' if ' are ' in sentence.split(';')[1] else 'is'} {ranked[-1]} (" in sentence
+
+    # Hand-made medians: 2.0, 1.9 and 1.0 -> the first two are within 10% and named together.
+    speeds = {"tiktoken/cl100k_base": 1.0, "tiktoken/o200k_base": 1.9, "bpe_openai/cl100k_base": 2.0}
+    rows = tuple(r for r in results.rows if r.tokenizer in speeds)
+    close = with_ratios(Results(rows=rows, record=results.record), lambda r: speeds[r.tokenizer])
+    sentence = next(s for s in compute_findings(close) if "fastest encoder" in s)
+    assert sentence.startswith("The fastest encoders are bpe_openai/cl100k_base (2.0x tiktoken cl100k_base's "
+                               "throughput, ")
+    assert "tiktoken/o200k_base (1.9x, " in sentence and "within 10% of each other" in sentence
+    assert "the slowest is tiktoken/cl100k_base (1.0x, " in sentence
+    # All within 10% of each other: no fastest to name.
+    level = with_ratios(Results(rows=rows, record=results.record), lambda r: 1.0)
+    assert not any("fastest encoder" in s for s in compute_findings(level))
 
 
 def test_a_yardstick_ratio_must_be_positive(tmp_path):
@@ -530,13 +585,8 @@ def test_a_yardstick_ratio_must_be_positive(tmp_path):
     from benchmark.errors import BenchmarkError
 
     raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    raw["format_version"] = 2
-    for row in raw["rows"]:
-        row["throughput_x_tiktoken"] = 0.5 if row["status"] == "ok" else None
-    path = tmp_path / "results.json"
-    path.write_text(json.dumps(raw), encoding="utf-8")
-    assert load_results(path).rows[0].throughput_x_tiktoken == 0.5
     raw["rows"][0]["throughput_x_tiktoken"] = 0.0
+    path = tmp_path / "results.json"
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(BenchmarkError, match="row 1: throughput_x_tiktoken must be > 0"):
         load_results(path)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from benchmark.report.findings import compute_findings
 from benchmark.report.markdown import methods_paragraph, run_summary
-from benchmark.report.plots import RenderedPlot
+from benchmark.report.plots import RenderedPlot, caption_of
 from benchmark.report.tables import SKIPPED, Table, all_rows_table, report_tables
 from benchmark.results import Results
 
@@ -116,7 +116,7 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
         figures.append(
             f'<figure id="plot-{esc(plot.info.name)}"><h3>{esc(plot.info.title)}</h3>\n'
             f'<img alt="{esc(plot.info.title)}" src="data:image/png;base64,{data}">\n'
-            f'<figcaption>{esc(plot.info.caption)} (<a href="plots/{esc(plot.info.name)}.svg">SVG</a>)'
+            f'<figcaption>{esc(caption_of(plot.info, results))} (<a href="plots/{esc(plot.info.name)}.svg">SVG</a>)'
             f"</figcaption></figure>"
         )
     record = results.record

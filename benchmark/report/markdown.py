@@ -6,13 +6,14 @@ from collections.abc import Sequence
 
 from benchmark.report.findings import compute_findings, trained_families
 from benchmark.report.naming import (
+    clock_name,
     has_yardstick_ratios,
     join_words,
     language_label,
     ordered_languages,
     reference_language,
 )
-from benchmark.report.plots import PlotInfo
+from benchmark.report.plots import PlotInfo, caption_of
 from benchmark.report.tables import report_tables, to_markdown
 from benchmark.results import Results
 
@@ -65,7 +66,7 @@ def methods_paragraph(results: Results) -> str:
         "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
         f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
         f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
-        f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {_clock(results)} second on a single thread, "
+        f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {clock_name(results)} second on a single thread, "
         f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
     )
     if trained_families(results):
@@ -74,19 +75,17 @@ def methods_paragraph(results: Results) -> str:
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
     if not any(row.family == "hf-wordpiece" for row in results.rows):
-        return text + "Only the timing columns (train seconds, MB/s, tokens/s, x tiktoken) change between runs."
+        return text + f"Only the timing columns ({_timing_columns(results)}) change between runs."
     return text + (
-        "Only the timing columns (train seconds, MB/s, tokens/s, x tiktoken) change between runs, with one exception: "
+        f"Only the timing columns ({_timing_columns(results)}) change between runs, with one exception: "
         "HuggingFace's WordPiece trainer breaks ties between equally frequent pairs in hash-map order, which "
         "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
         "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
 
 
-def _clock(results: Results) -> str:
-    timing = results.record.settings.get("timing")
-    clock = timing.get("clock") if isinstance(timing, dict) else None
-    return "CPU" if isinstance(clock, str) and clock.startswith("CPU") else "wall-clock"
+def _timing_columns(results: Results) -> str:
+    return "train seconds, MB/s, tokens/s" + (", x tiktoken" if has_yardstick_ratios(results) else "")
 
 
 def _yardstick(results: Results) -> str:
@@ -95,8 +94,8 @@ def _yardstick(results: Results) -> str:
         return ""
     return ("In every repeat, tiktoken's cl100k_base encodes the same sentences too, the two taking turns, and the "
             "throughput in multiples of tiktoken's is the median over repeats of tiktoken's seconds divided by the "
-            "tokenizer's: a machine's speed can change from one second to the next, and the ratio keeps where MB/s "
-            "does not. ")
+            "tokenizer's: a busy machine slows both alike, so the ratio is much steadier than MB/s, though not "
+            "exact (tiktoken's own row, timed against itself, shows how far it strays from 1.0x). ")
 
 
 def _warm_up(results: Results) -> str:
@@ -175,7 +174,7 @@ def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
                 "",
                 f"![{info.title}](plots/{info.name}.png)",
                 "",
-                f"{info.caption} ([SVG](plots/{info.name}.svg))",
+                f"{caption_of(info, results)} ([SVG](plots/{info.name}.svg))",
                 "",
             ]
     parts += ["## Run record", ""]

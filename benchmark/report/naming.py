@@ -175,10 +175,18 @@ def fmt_speed(value: float | None) -> str:
 
 
 def fmt_times(value: float | None) -> str:
-    """A multiple, two significant figures below 10: "0.22x", "1.6x", "12x"."""
+    """A multiple to two significant figures: "0.22x", "1.6x", "1.0x", "12x" (0.996 is "1.0x")."""
     if value is None:
         return ""
-    return f"{value:.0f}x" if value >= 10 else f"{value:.1f}x" if value >= 1 else f"{value:.2f}x"
+    text = f"{value:.2g}"
+    return (text + ".0" if len(text) == 1 else text) + "x"
+
+
+def clock_name(results: Results) -> str:
+    """"CPU" or "wall-clock": the clock the run's timings were taken with (format 1 runs: the wall)."""
+    timing = results.record.settings.get("timing")
+    clock = timing.get("clock") if isinstance(timing, dict) else None
+    return "CPU" if isinstance(clock, str) and clock.startswith("CPU") else "wall-clock"
 
 
 def has_yardstick_ratios(results: Results) -> bool:

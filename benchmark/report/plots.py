@@ -100,7 +100,7 @@ PLOTS = (
         "Encoder throughput",
         "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
         "timed in turns with tiktoken on the same sentences (median of repeats, log scale), one dot per "
-        "language; a results.json from before that ratio is plotted in MB/s.",
+        "language.",
     ),
     PlotInfo(
         "train_seconds",
@@ -118,6 +118,18 @@ PLOTS = (
         "Each box is one token of the example sentence, for the main tokenizers.",
     ),
 )
+
+
+# What the throughput plot shows for a results.json from before the yardstick (format 1).
+THROUGHPUT_MB_S_CAPTION = ("MB of UTF-8 text encoded per second on one thread (median of repeats, log scale), one "
+                           "dot per language.")
+
+
+def caption_of(info: PlotInfo, results: Results) -> str:
+    """The plot's caption for these results (the throughput plot falls back to MB/s for old ones)."""
+    if info.name == "throughput" and not has_yardstick_ratios(results):
+        return THROUGHPUT_MB_S_CAPTION
+    return info.caption
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from benchmark.report.naming import (
     fmt_ratio,
     fmt_seconds,
     fmt_speed,
+    clock_name,
     fmt_times,
     has_yardstick_ratios,
     language_label,
@@ -133,11 +134,11 @@ def throughput_table(results: Results) -> Table:
         "throughput",
         "Encoder throughput in multiples of tiktoken cl100k_base's (one thread, median of repeats)",
         lambda row: fmt_times(row.throughput_x_tiktoken),
-        note="1.00x = as fast as tiktoken's cl100k_base on the same sentences; 0.25x = a quarter of its speed. "
+        note="1.0x = as fast as tiktoken's cl100k_base on the same sentences; 0.25x = a quarter of its speed. "
         "Each repeat times the tokenizer and tiktoken in turns on the same sentences, so a machine that slows "
-        "down for a while slows both: on a shared machine the same pass took from 40 to 70 ms, second by "
-        "second, and MB/s moved with it, while this ratio kept. MB/s is in the table of all measurements and "
-        "in results.csv. " + unseen,
+        "down for a while slows both, and the ratio is much steadier than MB/s. The tiktoken/cl100k_base row is "
+        "tiktoken timed against itself: how far it strays from 1.0x is the noise left. MB/s is in the table of "
+        "all measurements and in results.csv. " + unseen,
     )
 
 
@@ -195,6 +196,7 @@ def tokenizer_table(results: Results) -> Table:
 
 def all_rows_table(results: Results) -> Table:
     """The measurement table a reader sorts: one line per tokenizer x language."""
+    ratios = has_yardstick_ratios(results)
     columns: list[tuple[str, Callable[[ResultRow], str]]] = [
         ("tokens", lambda r: fmt_int(r.n_tokens)),
         ("tokens / sentence", lambda r: f"{r.tokens_per_sentence:.1f}" if r.tokens_per_sentence is not None else ""),
@@ -206,7 +208,7 @@ def all_rows_table(results: Results) -> Table:
         ("round trip", lambda r: fmt_rate_percent(r.roundtrip_rate)),
         ("vocab used", lambda r: fmt_rate_percent(r.vocab_utilisation)),
         ("MB/s", lambda r: fmt_speed(r.throughput_mb_s)),
-        ("x tiktoken", lambda r: fmt_times(r.throughput_x_tiktoken)),
+        *([("x tiktoken", lambda r: fmt_times(r.throughput_x_tiktoken))] if ratios else []),
         ("tokens/s", lambda r: fmt_int(round(r.tokens_per_second)) if r.tokens_per_second is not None else ""),
     ]
     languages = ordered_languages(results)
@@ -225,8 +227,9 @@ def all_rows_table(results: Results) -> Table:
         note="unk: share of tokens that are the unknown token; byte fallback: share of tokens that are "
         "byte-fallback pieces (a character spelt as its UTF-8 bytes); round trip: share of sentences with "
         "decode(encode(s)) == s; vocab used: share of the vocabulary that this language's sentences use; MB/s: "
-        "megabytes (10^6 bytes) of UTF-8 encoded per CPU second; x tiktoken: throughput in multiples of tiktoken "
-        "cl100k_base's, timed in turns with it on the same sentences (blank in results from before it). A blank "
+        f"megabytes (10^6 bytes) of UTF-8 encoded per {clock_name(results)} second" + (
+            "; x tiktoken: throughput in multiples of tiktoken cl100k_base's, timed in turns with it on the same "
+            "sentences" if ratios else "") + ". A blank "
         "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; "
         "results.csv holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),

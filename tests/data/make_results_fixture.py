@@ -12,7 +12,6 @@ tiny and noisy: they only have to be plausible.
 from __future__ import annotations
 
 import platform
-import statistics
 import sys
 import tempfile
 import time
@@ -24,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from benchmark.results import ResultRow, Results, RunRecord, save_results  # noqa: E402
+from benchmark.timing import measure_throughput  # noqa: E402
 
 LANGUAGES = {
     "eng_Latn": "English",
@@ -192,7 +192,8 @@ def skipped_row(tid: str, family: str, vocab_size: int, code: str, reason: str) 
         n_bytes=0, n_chars=0, bytes_per_token=None, chars_per_token=None, tokens_per_sentence=None,
         premium=None, premium_ci_low=None, premium_ci_high=None, unk_rate=None, byte_fallback_rate=None,
         roundtrip_rate=None, vocab_utilisation=None, train_seconds=None, throughput_mb_s=None,
-        tokens_per_second=None, embedding_params=vocab_size * 768, status=f"skipped: {reason}",
+        tokens_per_second=None, throughput_x_tiktoken=None, embedding_params=vocab_size * 768,
+        status=f"skipped: {reason}",
     )
 
 
@@ -215,6 +216,9 @@ def main() -> None:
             except (ValueError, RuntimeError) as exc:
                 failed[tid] = (family, size, str(exc).splitlines()[0])
 
+    yardstick = toks[0].encode  # tiktoken cl100k_base, as `run` times every tokenizer against it
+    for lines in measure.values():
+        [yardstick(s) for s in lines]  # warm: it has no cache, only first-use costs
     rows: list[ResultRow] = []
     examples: dict[str, dict[str, list[str]]] = {code: {} for code in LANGUAGES}
     tokenizers: dict[str, dict] = {}
@@ -227,13 +231,9 @@ def main() -> None:
             n_bytes = sum(len(s.encode("utf-8")) for s in lines)
             n_chars = sum(len(s) for s in lines)
             text_mb = n_bytes / 1e6
-            seconds = []
-            for _ in range(3):
-                start = time.perf_counter()
-                for s in lines:
-                    tok.encode(s)
-                seconds.append(time.perf_counter() - start)
-            median_seconds = statistics.median(seconds)
+            timing = measure_throughput(tok.encode, lines, lines, repeats=3, clock=time.process_time,
+                                        yardstick=yardstick)
+            median_seconds = timing.median_seconds
             low, high = bootstrap_ci(counts, per_sentence[REFERENCE])
             flat = [i for ids in ids_list for i in ids]
             rows.append(ResultRow(
@@ -250,6 +250,7 @@ def main() -> None:
                 train_seconds=tok.train_seconds,
                 throughput_mb_s=text_mb / median_seconds,
                 tokens_per_second=n_tokens / median_seconds,
+                throughput_x_tiktoken=timing.x_yardstick,
                 embedding_params=tok.vocab_size * 768,
                 status="ok",
             ))
@@ -265,7 +266,9 @@ def main() -> None:
     record = RunRecord(
         date="2025-01-01T00:00:00Z",
         settings={"languages": list(LANGUAGES), "reference": REFERENCE, "vocab_sizes": list(VOCAB_SIZES),
-                  "n_sentences": N_MEASURE, "quick": True, "seed": 0, "fixture": True},
+                  "n_sentences": N_MEASURE, "quick": True, "seed": 0, "fixture": True,
+                  "timing": {"repeats": 3, "clock": "CPU time of the process (time.process_time)",
+                             "yardstick": "tiktoken/cl100k_base"}},
         package_versions={"python": platform.python_version()},
         machine={"platform": "fixture", "cpu_count": 2},
         corpus_checksums={},
