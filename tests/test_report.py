@@ -595,13 +595,3 @@ def test_a_yardstick_ratio_must_be_positive(tmp_path):
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(BenchmarkError, match="row 1"):
         load_results(path)
-
-
-def test_plots_drawn_by_the_worker_processes_are_the_ones_drawn_here(results, rendered):
-    """write_reports draws the plots in two forked processes on Linux: each file must hold what
-    drawing that plot in this process gives (two of the quicker plots, to keep the test short)."""
-    out, _ = rendered
-    for name in ("train_seconds", "premium"):
-        here = plots_module._render_one(results, name)
-        assert (out / "plots" / f"{name}.png").read_bytes() == here.png
-        assert (out / "plots" / f"{name}.svg").read_bytes() == here.svg
