@@ -692,42 +692,16 @@ def make_figures(results: Results) -> dict[str, object]:
 
 
 def render_plots(results: Results) -> list[RenderedPlot]:
-    """Every plot as PNG and SVG bytes, in reading order.
-
-    Drawing text is most of a report's time (15 s of a 26 s `--quick` run here), and figures do not
-    depend on each other, so on Linux two forked processes draw them: a fork shares the imported
-    libraries and the results, where a fresh process would spend seconds importing matplotlib
-    again. Elsewhere (macOS and Windows spawn instead) they are drawn one after the other."""
-    import multiprocessing
-    import os
-    import sys
-
-    if not (sys.platform.startswith("linux") and (os.cpu_count() or 1) >= 2 and len(PLOTS) > 1):
-        return [plot for info in PLOTS if (plot := _render_one(results, info.name)) is not None]
-    from concurrent.futures import ProcessPoolExecutor
-
-    find_cjk_font()  # in this process, before the fork: a missing font is reported once, not by each worker
-    # Costliest first, so the two workers finish together (token boundaries: ~4 s here; training time: <1 s).
-    order = sorted(PLOTS, key=lambda info: -RENDER_COST.get(info.name, 1))
-    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = {info.name: pool.submit(_render_one, results, info.name) for info in order}
-        done = {name: future.result() for name, future in futures.items()}
-    return [done[info.name] for info in PLOTS if done[info.name] is not None]
-
-
-# Seconds to draw each plot's PNG and SVG, measured on the default run here: only the order matters.
-RENDER_COST = {"token_boundaries": 3.8, "throughput": 3.0, "bytes_per_token": 2.2, "roundtrip": 1.8,
-               "premium": 0.9, "tokens_per_sentence": 0.9, "train_seconds": 0.8}
-
-
-def _render_one(results: Results, name: str) -> RenderedPlot | None:
-    """One plot drawn and saved as PNG and SVG bytes; None when the results have no data for it."""
-    info = next(info for info in PLOTS if info.name == name)
+    """Every plot as PNG and SVG bytes, in reading order."""
+    rendered = []
     with plot_style():
-        fig = PLOT_FUNCTIONS[name](results)
-        if fig is None:
-            return None
-        png, svg = io.BytesIO(), io.BytesIO()
-        fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-        fig.savefig(svg, format="svg", metadata={"Date": None})
-    return RenderedPlot(info, png.getvalue(), svg.getvalue())
+        figures = make_figures(results)
+        for info in PLOTS:
+            fig = figures.get(info.name)
+            if fig is None:
+                continue
+            png, svg = io.BytesIO(), io.BytesIO()
+            fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
+            fig.savefig(svg, format="svg", metadata={"Date": None})
+            rendered.append(RenderedPlot(info, png.getvalue(), svg.getvalue()))
+    return rendered
