@@ -80,8 +80,10 @@ EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at l
 YARDSTICK_ID = "tiktoken/cl100k_base"
 # The process's CPU time, as `benchmark.speed` uses: every encoder runs on one thread, so on an idle
 # machine it equals the wall time, and on a busy one it leaves out the time the OS gave to other
-# processes, which stretched a long pass more than a short one (see speed.py's docstring).
-RUN_CLOCK = time.process_time
+# processes, which stretched a long pass more than a short one (see speed.py's docstring). Not on
+# Windows, whose process times move in steps of 15.6 ms, several times a turn of tiktoken's.
+RUN_CLOCK, RUN_CLOCK_NAME = ((time.perf_counter, "wall clock (time.perf_counter)") if sys.platform == "win32"
+                             else (time.process_time, "CPU time of the process (time.process_time)"))
 
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
 PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
@@ -533,7 +535,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
             "protocol": ("per repeat: reset the encoder's cache, encode the warm-up text, then time "
                          "every measured sentence encoded on its own (unseen text), in turns with the "
                          "yardstick"),
-            "clock": "CPU time of the process (time.process_time)",
+            "clock": RUN_CLOCK_NAME,
             "yardstick": YARDSTICK_ID,
             "throughput_x_tiktoken": ("median over repeats of (yardstick seconds / tokenizer seconds), the "
                                       "yardstick encoding the same sentences in each repeat, the two taking "

@@ -21,9 +21,9 @@ from benchmark.fileio import atomic_write_text
 
 # History of the file format (pyperf's habit: say what changed).
 #   1: first version.
-#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None), and throughput_mb_s
-#      and tokens_per_second are per CPU second (version 1: per wall-clock second); the record's
-#      settings.timing.clock says which.
+#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None, and written back as
+#      version 2 by `report`), and the record's settings.timing.clock names the clock of
+#      throughput_mb_s and tokens_per_second (a record without it: the wall clock, as version 1).
 RESULTS_FORMAT_VERSION = 2
 READABLE_FORMAT_VERSIONS = (1, 2)
 

@@ -228,9 +228,9 @@ def _flattening_sentences(results: Results) -> list[str]:
     return sentences
 
 
-# Two runs of the same 90 cells differed in a cell's ratio to tiktoken by a median 3%, 8% at the
-# 90th percentile (README); medians over languages move less. Encoders within this share of the
-# fastest or the slowest are named together.
+# Two runs of the same 90 cells (README, "Throughput is measured") differed in a cell's ratio to
+# tiktoken by a median 3%, 8% at the 90th percentile and 20% at worst; medians over languages move
+# less. Encoders within this share of the fastest or the slowest are named together.
 SPEED_TIE_SHARE = 0.10
 
 

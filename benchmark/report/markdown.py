@@ -8,6 +8,7 @@ from benchmark.report.findings import compute_findings, trained_families
 from benchmark.report.naming import (
     clock_name,
     has_yardstick_ratios,
+    has_yardstick_row,
     join_words,
     language_label,
     ordered_languages,
@@ -92,10 +93,12 @@ def _yardstick(results: Results) -> str:
     """How the ratio to tiktoken was timed; empty for a record from before it."""
     if not has_yardstick_ratios(results):
         return ""
+    itself = (" (tiktoken's own row, timed against itself, shows how far it strays from 1.0x)"
+              if has_yardstick_row(results) else "")
     return ("In every repeat, tiktoken's cl100k_base encodes the same sentences too, the two taking turns, and the "
             "throughput in multiples of tiktoken's is the median over repeats of tiktoken's seconds divided by the "
             "tokenizer's: a busy machine slows both alike, so the ratio is much steadier than MB/s, though not "
-            "exact (tiktoken's own row, timed against itself, shows how far it strays from 1.0x). ")
+            f"exact{itself}. ")
 
 
 def _warm_up(results: Results) -> str:

@@ -175,11 +175,27 @@ def fmt_speed(value: float | None) -> str:
 
 
 def fmt_times(value: float | None) -> str:
-    """A multiple to two significant figures: "0.22x", "1.6x", "1.0x", "12x" (0.996 is "1.0x")."""
+    """A multiple, to two significant figures below 10: "0.22x", "0.50x", "1.0x" (for 0.996),
+    "9.5x"; whole above: "12x", "120x"."""
     if value is None:
         return ""
-    text = f"{value:.2g}"
-    return (text + ".0" if len(text) == 1 else text) + "x"
+    if value >= 9.95:
+        return f"{value:.0f}x"
+    return f"{value:#.2g}".rstrip(".") + "x"
+
+
+def repeats_phrase(results: Results) -> str:
+    """"median of 3 repeats", "one timed pass", or "median of repeats" for a record without the count."""
+    timing = results.record.settings.get("timing")
+    repeats = timing.get("repeats") if isinstance(timing, dict) else None
+    if repeats == 1:
+        return "one timed pass"
+    return f"median of {repeats} repeats" if isinstance(repeats, int) else "median of repeats"
+
+
+def has_yardstick_row(results: Results) -> bool:
+    """Whether tiktoken's cl100k_base, the yardstick, was itself measured (timed against itself)."""
+    return any(row.ok and row.tokenizer == "tiktoken/cl100k_base" for row in results.rows)
 
 
 def clock_name(results: Results) -> str:

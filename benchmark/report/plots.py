@@ -29,6 +29,7 @@ from benchmark.report.naming import (
     language_label,
     language_name,
     openai_pair,
+    repeats_phrase,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
@@ -99,8 +100,7 @@ PLOTS = (
         "throughput",
         "Encoder throughput",
         "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
-        "timed in turns with tiktoken on the same sentences (median of repeats, log scale), one dot per "
-        "language.",
+        "timed in turns with tiktoken on the same sentences (log scale), one dot per language.",
     ),
     PlotInfo(
         "train_seconds",
@@ -121,8 +121,7 @@ PLOTS = (
 
 
 # What the throughput plot shows for a results.json from before the yardstick (format 1).
-THROUGHPUT_MB_S_CAPTION = ("MB of UTF-8 text encoded per second on one thread (median of repeats, log scale), one "
-                           "dot per language.")
+THROUGHPUT_MB_S_CAPTION = "MB of UTF-8 text encoded per second on one thread (log scale), one dot per language."
 
 
 def caption_of(info: PlotInfo, results: Results) -> str:
@@ -469,10 +468,10 @@ def plot_throughput(results: Results):
         ax.axvline(1.0, color="0.35", linewidth=1, linestyle="--", zorder=0)
         ax.set_xlabel("Throughput in multiples of tiktoken cl100k_base's on the same sentences "
                       "(timed in turns with it, one thread, log scale)")
-        ax.set_title("Encoder throughput per tokenizer and language, relative to tiktoken (median of repeats)")
+        ax.set_title(f"Encoder throughput per tokenizer and language, relative to tiktoken ({repeats_phrase(results)})")
     else:
         ax.set_xlabel("Throughput (MB of UTF-8 text per second, one thread, log scale)")
-        ax.set_title("Encoder throughput per tokenizer and language (median of repeats)")
+        ax.set_title(f"Encoder throughput per tokenizer and language ({repeats_phrase(results)})")
     ax.legend(title="Language", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     ax.grid(axis="y", visible=False)
     return fig

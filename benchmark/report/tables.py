@@ -12,19 +12,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from benchmark.report.naming import (
+    clock_name,
     family_name,
     fmt_int,
     fmt_rate_percent,
     fmt_ratio,
     fmt_seconds,
     fmt_speed,
-    clock_name,
     fmt_times,
     has_yardstick_ratios,
+    has_yardstick_row,
     language_label,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
+    repeats_phrase,
     row_index,
     skip_reason,
     tokenizer_sort_key,
@@ -126,19 +128,21 @@ def bytes_per_token_table(results: Results) -> Table:
 def throughput_table(results: Results) -> Table:
     unseen = ("Timed on the measured sentences, after a warm-up on other text of the same language where the "
               "run had some, so caches hold no measured text (see how the figures were measured).")
+    how = f"one thread, {repeats_phrase(results)}"
     if not has_yardstick_ratios(results):  # a results.json from before the yardstick
-        return _pivot(results, "throughput", "Encoder throughput, MB/s of UTF-8 text (one thread, median of repeats)",
+        return _pivot(results, "throughput", f"Encoder throughput, MB/s of UTF-8 text ({how})",
                       lambda row: fmt_speed(row.throughput_mb_s), note=unseen)
+    itself = (" The tiktoken/cl100k_base row is tiktoken timed against itself: how far it strays from 1.0x is "
+              "the noise left." if has_yardstick_row(results) else "")
     return _pivot(
         results,
         "throughput",
-        "Encoder throughput in multiples of tiktoken cl100k_base's (one thread, median of repeats)",
+        f"Encoder throughput in multiples of tiktoken cl100k_base's ({how})",
         lambda row: fmt_times(row.throughput_x_tiktoken),
         note="1.0x = as fast as tiktoken's cl100k_base on the same sentences; 0.25x = a quarter of its speed. "
         "Each repeat times the tokenizer and tiktoken in turns on the same sentences, so a machine that slows "
-        "down for a while slows both, and the ratio is much steadier than MB/s. The tiktoken/cl100k_base row is "
-        "tiktoken timed against itself: how far it strays from 1.0x is the noise left. MB/s is in the table of "
-        "all measurements and in results.csv. " + unseen,
+        "down for a while slows both, and the ratio is much steadier than MB/s." + itself + " MB/s is in the "
+        "table of all measurements and in results.csv. " + unseen,
     )
 
 
