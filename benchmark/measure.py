@@ -19,7 +19,7 @@ The protocol:
   Every repeat also times tiktoken's `cl100k_base` (the yardstick) on the same sentences, the two
   taking turns: `throughput_x_tiktoken` is the median of the repeats' ratios, the figure that
   survives a machine whose speed changes from one second to the next. The clock is CPU time
-  (see RUN_CLOCK).
+  (the wall clock on Windows; see RUN_CLOCK).
 
 Only this module and the CLI talk to the outside (files, clocks, progress bars); the numbers
 come from the pure functions in metrics.py.

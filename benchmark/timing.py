@@ -20,7 +20,8 @@ two taking turns every YARDSTICK_CHUNK_TEXTS texts (who goes first alternates), 
 seconds summed; `x_yardstick` is the median over repeats of (yardstick seconds / encoder seconds):
 the encoder's throughput in multiples of the yardstick's. A change of the machine's speed lands on
 both sides within a few milliseconds, where a whole pass of a slow encoder (a fifth of a second)
-often straddled one.
+often straddled one. Before each timed turn the yardstick re-encodes the turn before, untimed, so
+that its short turns run on warm CPU caches, as in a pass of its own.
 
 The caller chooses the threads: measure.py pins HF tokenizers to one thread before importing it;
 tiktoken's `encode_ordinary` and SentencePiece's `encode` on a single string use one thread.
@@ -39,10 +40,11 @@ from typing import Any, Callable, Sequence
 from benchmark import metrics
 
 # Texts per turn when an encoder and its yardstick take turns. Measured on FLORES-200 devtest (our
-# BPE on cl100k's ranks against tiktoken, 12-16 interleaved pairs of each): turns of 128 sentences
-# narrowed the spread of the ratio from 0.15-0.28 to 0.20-0.24 (Russian) and moved its median by
-# 1-9%, within the whole-pass pairs' own spread; turns of 32 moved it by 12-24%, as tiktoken's short
-# turns run on caches that our turn has just filled with its own data.
+# BPE on cl100k's ranks against tiktoken, interleaved rounds of each): turns of 128 sentences
+# narrowed the spread of the ratio from 0.15-0.28 to 0.20-0.24 (Russian). Their median read
+# 1.11-1.17x of whole-pass pairs, as tiktoken's short turns ran on caches that our turn had just
+# filled with its own data (turns of 32: 1.12-1.24x); with the yardstick's untimed warm turn (see
+# `_time_in_turns`) it read 0.92-1.04x in two measurements, English and Russian.
 YARDSTICK_CHUNK_TEXTS = 128
 
 
@@ -69,9 +71,9 @@ class ThroughputResult:
 
     @property
     def x_yardstick(self) -> float | None:
-        """Throughput in multiples of the yardstick's: the median over repeats of one back-to-back
-        pair's (yardstick seconds / encoder seconds); None without a yardstick or a clock that saw
-        no time."""
+        """Throughput in multiples of the yardstick's: the median over repeats of that repeat's
+        (yardstick seconds / encoder seconds); None without a yardstick or a clock that saw no
+        time."""
         pairs = [y / s for y, s in zip(self.yardstick_seconds, self.repeat_seconds) if y > 0 and s > 0]
         return statistics.median(pairs) if pairs else None
 
