@@ -321,7 +321,7 @@ def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequenc
                      repeats: int, yardstick: Adapter | None = None) -> Measurement:
     """Time, and count from the last timed pass (the ids do not depend on the cache).
 
-    `yardstick` (an adapter without a cache, warm) is timed in turns with the adapter in every repeat."""
+    `yardstick` (an adapter without a cache) is timed in turns with the adapter in every repeat."""
     reset = adapter.reset_cache if adapter.has_cache else None
     restorer = getattr(adapter, "cache_restorer", None)
     if reset is not None and restorer is not None:
@@ -442,7 +442,7 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
                       for t in tokenizers]
 
         ok = [t for t in tokenizers if isinstance(t, Adapter)]
-        yardstick = _yardstick(ok, plan, lambda label: progress.update(step, label)) if ok else None
+        yardstick = _yardstick(ok, lambda label: progress.update(step, label)) if ok else None
         progress.update(step, f"{len(tokenizers)} tokenizers ready")
         progress.finish(step)
         measure_task = progress.task("measuring", total=len(ok) * len(plan.languages))
@@ -467,16 +467,13 @@ def run_benchmark(config: RunConfig, *, show_progress: bool = False) -> Results:
     return Results(rows=tuple(rows), record=record)
 
 
-def _yardstick(tokenizers: Sequence[Adapter], plan: Plan, on_step) -> Adapter:
-    """tiktoken's cl100k_base (the run's own, if it measures it), warmed up once: it has no cache,
-    so one pass over each language pays its first-use costs for every later repeat."""
+def _yardstick(tokenizers: Sequence[Adapter], on_step) -> Adapter:
+    """tiktoken's cl100k_base: the run's own if it measures it. No warm-up here: it warms up
+    before each of its timed turns (`benchmark.timing`)."""
     yardstick = next((t for t in tokenizers if t.id == YARDSTICK_ID), None)
     if yardstick is None:
         on_step(f"loading {YARDSTICK_ID}, the throughput yardstick")
         yardstick = PRETRAINED[YARDSTICK_ID]()
-    for code in plan.languages:
-        for text in plan.warm_texts[code] or plan.measure_texts[code]:
-            yardstick.encode(text)
     return yardstick
 
 

@@ -93,9 +93,9 @@ def measure_throughput(
 
     `reset` (optional) empties the encoder's caches; when given, it is called before every
     repeat, followed by the warm-up, so each repeat sees the timed texts for the first time.
-    `yardstick` (optional, an encoder without a cache, already warm) is timed over the same texts
-    in every repeat, the two taking turns every `YARDSTICK_CHUNK_TEXTS` texts, the encoder first
-    in even repeats and the yardstick first in odd ones.
+    `yardstick` (optional, an encoder without a cache) is timed over the same texts in every
+    repeat, the two taking turns every `YARDSTICK_CHUNK_TEXTS` texts, the encoder first in even
+    repeats and the yardstick first in odd ones; it warms up before each of its turns.
 
     >>> r = measure_throughput(str.encode, ["warm"], ["hello", "world"], repeats=3)
     >>> r.n_bytes, r.n_tokens, len(r.repeat_seconds)
@@ -150,7 +150,7 @@ def _time_in_turns(encode: Callable[[str], Sequence[int]], yardstick: Callable[[
     """The encoder's outputs and seconds over `texts`, and the yardstick's seconds over the same
     texts, the two taking turns chunk by chunk (which goes first alternates too)."""
     gc_was_enabled = gc.isenabled()
-    gc.disable()
+    gc.disable()  # between turns too (each turn's `_time_once` leaves it off, as it found it)
     outputs: list[Sequence[int]] = []
     seconds = yardstick_seconds = 0.0
     chunk_before_first = texts[(len(texts) - 1) // YARDSTICK_CHUNK_TEXTS * YARDSTICK_CHUNK_TEXTS:]
@@ -159,19 +159,16 @@ def _time_in_turns(encode: Callable[[str], Sequence[int]], yardstick: Callable[[
             chunk = texts[start:start + YARDSTICK_CHUNK_TEXTS]
             for is_encoder in ((True, False) if encoder_first == (turn % 2 == 0) else (False, True)):
                 if is_encoder:
-                    begin = clock()
-                    chunk_outputs = [encode(text) for text in chunk]
-                    seconds += clock() - begin
+                    chunk_outputs, chunk_seconds = _time_once(encode, chunk, clock)
                     outputs += chunk_outputs
+                    seconds += chunk_seconds
                 else:
                     # Untimed, the texts of the turn before (the last turn's, before the first): the
                     # yardstick has no cache, so this only warms the CPU caches that the encoder's turn
                     # filled with its own data, as they are warm all through a pass of its own.
                     [yardstick(text) for text in texts[start - YARDSTICK_CHUNK_TEXTS:start] or chunk_before_first]
-                    begin = clock()
-                    discarded = [yardstick(text) for text in chunk]  # the same loop as the encoder's
-                    yardstick_seconds += clock() - begin
-                    discarded.clear()  # subtle: freed after the clock, as the encoder's ids are
+                    # subtle: the same timed loop as the encoder's, so its ids too are freed after the clock
+                    yardstick_seconds += _time_once(yardstick, chunk, clock)[1]
     finally:
         if gc_was_enabled:
             gc.enable()

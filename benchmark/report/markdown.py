@@ -13,6 +13,7 @@ from benchmark.report.naming import (
     language_label,
     ordered_languages,
     reference_language,
+    timing_settings,
 )
 from benchmark.report.plots import PlotInfo, caption_of
 from benchmark.report.tables import report_tables, to_markdown
@@ -44,7 +45,7 @@ def methods_paragraph(results: Results) -> str:
     measure_split = settings.get("measure_split", "devtest")
     train_split = settings.get("train_split", "dev")
     premium = settings.get("premium") if isinstance(settings.get("premium"), dict) else {}
-    timing = settings.get("timing") if isinstance(settings.get("timing"), dict) else {}
+    timing = timing_settings(results)
     resamples = f"{premium['n_resamples']:,} resamples, " if premium.get("n_resamples") else ""
     seed = f"seed {premium['seed']}" if premium.get("seed") is not None else "seeded"
     n_repeats = timing.get("repeats")
@@ -103,8 +104,7 @@ def _yardstick(results: Results) -> str:
 
 def _warm_up(results: Results) -> str:
     """What each repeat encodes before the timed pass, from the run record's per-language sources."""
-    timing = results.record.settings.get("timing")
-    sources = timing.get("warm_up") if isinstance(timing, dict) else None
+    sources = timing_settings(results).get("warm_up")
     empty_cache = "each repeat first empties the encoder's cache and encodes"
     if not isinstance(sources, dict) or not sources:
         return f"{empty_cache} the language's dev split, so no measured sentence is cached."

@@ -184,24 +184,29 @@ def fmt_times(value: float | None) -> str:
     return f"{value:#.2g}".rstrip(".") + "x"
 
 
+def timing_settings(results: Results) -> dict:
+    """The run record's settings.timing ({} for a record without it)."""
+    timing = results.record.settings.get("timing")
+    return timing if isinstance(timing, dict) else {}
+
+
 def repeats_phrase(results: Results) -> str:
     """"median of 3 repeats", "one timed pass", or "median of repeats" for a record without the count."""
-    timing = results.record.settings.get("timing")
-    repeats = timing.get("repeats") if isinstance(timing, dict) else None
+    repeats = timing_settings(results).get("repeats")
     if repeats == 1:
         return "one timed pass"
     return f"median of {repeats} repeats" if isinstance(repeats, int) else "median of repeats"
 
 
 def has_yardstick_row(results: Results) -> bool:
-    """Whether tiktoken's cl100k_base, the yardstick, was itself measured (timed against itself)."""
-    return any(row.ok and row.tokenizer == "tiktoken/cl100k_base" for row in results.rows)
+    """Whether the yardstick the record names was itself measured (timed against itself)."""
+    yardstick = timing_settings(results).get("yardstick")
+    return any(row.ok and row.tokenizer == yardstick for row in results.rows)
 
 
 def clock_name(results: Results) -> str:
     """"CPU" or "wall-clock": the clock the run's timings were taken with (format 1 runs: the wall)."""
-    timing = results.record.settings.get("timing")
-    clock = timing.get("clock") if isinstance(timing, dict) else None
+    clock = timing_settings(results).get("clock")
     return "CPU" if isinstance(clock, str) and clock.startswith("CPU") else "wall-clock"
 
 
