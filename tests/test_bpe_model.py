@@ -260,10 +260,12 @@ def test_an_altered_rank_file_is_refused(monkeypatch):
 
 
 def test_missing_rank_data_says_how_to_install_it(monkeypatch):
-    def no_package(name):
-        raise ModuleNotFoundError(name)
+    real_find_spec = openai_ranks.importlib.util.find_spec
 
-    monkeypatch.setattr(openai_ranks.resources, "files", no_package)
+    def no_bpe_openai(name, *args):
+        return None if name == "bpe_openai" else real_find_spec(name, *args)
+
+    monkeypatch.setattr(openai_ranks.importlib.util, "find_spec", no_bpe_openai)
     with pytest.raises(BenchmarkError, match="pip install bpe-openai"):
         ByteLevelBPE.from_tiktoken("o200k_base")
 
