@@ -270,6 +270,24 @@ def test_missing_rank_data_says_how_to_install_it(monkeypatch):
         ByteLevelBPE.from_tiktoken("o200k_base")
 
 
+def test_a_bpe_openai_without_its_data_folder_is_named(monkeypatch, tmp_path):
+    import importlib.machinery
+
+    (tmp_path / "bpe_openai").mkdir()  # the package is there, its data/ is not
+    real_find_spec = openai_ranks.importlib.util.find_spec
+
+    def empty_package(name, *args):
+        if name != "bpe_openai":
+            return real_find_spec(name, *args)
+        found = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        found.submodule_search_locations = [str(tmp_path / "bpe_openai")]
+        return found
+
+    monkeypatch.setattr(openai_ranks.importlib.util, "find_spec", empty_package)
+    with pytest.raises(BenchmarkError, match=r"bpe_openai/data/cl100k_base.tiktoken.gz not found.*pip install bpe-openai"):
+        ByteLevelBPE.from_tiktoken("cl100k_base")
+
+
 def test_an_unknown_encoding_is_named():
     with pytest.raises(BenchmarkError, match="unknown OpenAI encoding 'p50k_base'"):
         ByteLevelBPE.from_tiktoken("p50k_base")

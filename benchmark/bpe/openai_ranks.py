@@ -58,7 +58,7 @@ def read_rank_file(name: str) -> bytes:
     source = f"bpe_openai/data/{name}.tiktoken.gz"
     try:
         compressed = (_package_folder("bpe_openai") / "data" / f"{name}.tiktoken.gz").read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError):
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):  # the last: a zipped install
         raise BenchmarkError(
             f"{source} not found: the offline copy of OpenAI's {name} ranks comes from the PyPI "
             "package bpe-openai; install it with `pip install bpe-openai==0.1.4`"
