@@ -595,3 +595,76 @@ def test_a_yardstick_ratio_must_be_positive(tmp_path):
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(BenchmarkError, match="row 1"):
         load_results(path)
+
+
+# ------------------------------------------------------------------ the HTML page's sortable tables
+
+# A stand-in for the few DOM calls the sort script makes, so the script itself runs unchanged in
+# QuickJS: clicking a header reorders `body.rows` as appending rows to a <tbody> does in a browser.
+SORT_HARNESS = """
+var rows = ROWS.map(function (texts) {
+  return { cells: texts.map(function (text) { return { textContent: text }; }) };
+});
+var body = { rows: rows.slice(), appendChild: function (row) {
+  this.rows.splice(this.rows.indexOf(row), 1); this.rows.push(row); } };
+var table = { tBodies: [body] };
+var headers = HEADERS.map(function (text, index) {
+  return { cellIndex: index, dataset: {}, title: "", closest: function () { return table; },
+           addEventListener: function (type, handler) { this["on" + type] = handler; } };
+});
+var document = { querySelectorAll: function (selector) {
+  return selector === "table.sortable th" ? headers : []; } };
+function click(index) {
+  headers[index].onclick();
+  return JSON.stringify(body.rows.map(function (row) { return rows.indexOf(row); }));
+}
+"""
+
+
+def _sorted_by_the_page(table, clicks: list[str]) -> list[list[int]]:
+    """The row order (indices into table.rows) after each click on the named headers."""
+    import json
+
+    import quickjs
+
+    from benchmark.report.html import SORT_SCRIPT
+
+    context = quickjs.Context()
+    context.eval(f"var ROWS = {json.dumps(table.rows)}; var HEADERS = {json.dumps(table.headers)};")
+    context.eval(SORT_HARNESS)
+    context.eval(SORT_SCRIPT)
+    return [json.loads(context.eval(f"click({table.headers.index(header)})")) for header in clicks]
+
+
+def test_clicking_a_column_sorts_by_the_measured_values(results):
+    from benchmark.report.tables import all_rows_table
+
+    table = all_rows_table(results)
+    by_key = {(row.tokenizer, language_label(results, row.language)): row for row in results.rows}
+    measured = [by_key[(cells[0], cells[1])] for cells in table.rows]
+    columns = {"tokens": "n_tokens", "unk": "unk_rate", "premium": "premium", "x tiktoken": "throughput_x_tiktoken",
+               "round trip": "roundtrip_rate"}
+    unk = [cells[table.headers.index("unk")] for cells in table.rows]
+    assert "<0.1%" in unk and "0%" in unk and "" in unk, "the fixture should show a rate under 0.1%, a zero and a blank"
+    for header, field in columns.items():
+        column = table.headers.index(header)
+        for order, descending in zip(_sorted_by_the_page(table, [header, header]), (True, False)):
+            assert sorted(order) == list(range(len(table.rows)))
+            values = [getattr(measured[i], field) if measured[i].ok else None for i in order]
+            shown = [table.rows[i][column] for i in order]
+            n_valued = sum(value is not None for value in values)
+            # Cells with a value first, in both directions; blanks and "skipped" after them.
+            assert all(value is not None for value in values[:n_valued]), (header, shown)
+            for (a, b), (text_a, text_b) in zip(zip(values[:n_valued], values[1:n_valued]), zip(shown, shown[1:])):
+                # Rounded cells may tie on screen; otherwise the measured values decide.
+                assert text_a == text_b or (a > b if descending else a < b), (header, descending, text_a, text_b)
+
+
+def test_clicking_a_text_column_sorts_alphabetically(results):
+    from benchmark.report.tables import all_rows_table
+
+    table = all_rows_table(results)
+    down, up = _sorted_by_the_page(table, ["tokenizer", "tokenizer"])
+    names = [cells[0] for cells in table.rows]
+    assert [names[i] for i in down] == sorted(names, reverse=True)
+    assert [names[i] for i in up] == sorted(names)

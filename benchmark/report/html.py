@@ -58,7 +58,9 @@ document.querySelectorAll("table.sortable th").forEach(function (th) {
     var col = th.cellIndex, body = th.closest("table").tBodies[0], rows = Array.from(body.rows);
     var down = th.dataset.dir !== "down"; th.dataset.dir = down ? "down" : "up";
     function key(r) { var t = r.cells[col].textContent.replace(/[,%x]/g, "").split(" ")[0];
-      var n = parseFloat(t); return isNaN(n) ? r.cells[col].textContent : n; }
+      // "<0.1%" (a rate that rounds to zero but is not) sorts just below 0.1, above "0%".
+      var n = t.charAt(0) === "<" ? parseFloat(t.slice(1)) - 1e-9 : parseFloat(t);
+      return isNaN(n) ? r.cells[col].textContent : n; }
     rows.sort(function (a, b) { var x = key(a), y = key(b);
       if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
       return (x < y ? -1 : x > y ? 1 : 0) * (down ? -1 : 1); });
