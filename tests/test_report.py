@@ -10,18 +10,21 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import json
 import math
 import re
 from pathlib import Path
 
 import pytest
+import quickjs
 
 from benchmark.report import write_reports
 from benchmark.report import findings as findings_module
 from benchmark.report import plots as plots_module
 from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
+from benchmark.report.html import SORT_SCRIPT
 from benchmark.report.naming import headline_tokenizers, language_label, reference_language
-from benchmark.report.tables import report_tables
+from benchmark.report.tables import all_rows_table, report_tables
 from benchmark.results import ROW_FIELDS, Results, load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
@@ -623,12 +626,6 @@ function click(index) {
 
 def _sorted_by_the_page(table, clicks: list[str]) -> list[list[int]]:
     """The row order (indices into table.rows) after each click on the named headers."""
-    import json
-
-    import quickjs
-
-    from benchmark.report.html import SORT_SCRIPT
-
     context = quickjs.Context()
     context.eval(f"var ROWS = {json.dumps(table.rows)}; var HEADERS = {json.dumps(table.headers)};")
     context.eval(SORT_HARNESS)
@@ -637,8 +634,6 @@ def _sorted_by_the_page(table, clicks: list[str]) -> list[list[int]]:
 
 
 def test_clicking_a_column_sorts_by_the_measured_values(results):
-    from benchmark.report.tables import all_rows_table
-
     table = all_rows_table(results)
     by_key = {(row.tokenizer, language_label(results, row.language)): row for row in results.rows}
     measured = [by_key[(cells[0], cells[1])] for cells in table.rows]
@@ -661,8 +656,6 @@ def test_clicking_a_column_sorts_by_the_measured_values(results):
 
 
 def test_clicking_a_text_column_sorts_alphabetically(results):
-    from benchmark.report.tables import all_rows_table
-
     table = all_rows_table(results)
     down, up = _sorted_by_the_page(table, ["tokenizer", "tokenizer"])
     names = [cells[0] for cells in table.rows]
