@@ -16,6 +16,7 @@ import statistics
 from dataclasses import dataclass
 
 from benchmark.report.naming import (
+    LOSSLESS_SHARE,
     OPENAI_FAMILIES,
     TRAINED_FAMILIES,
     family_name,
@@ -24,6 +25,7 @@ from benchmark.report.naming import (
     fmt_times,
     has_yardstick_ratios,
     headline_tokenizers,
+    is_lossy,
     join_words,
     language_label,
     openai_pair,
@@ -34,7 +36,6 @@ from benchmark.report.naming import (
 from benchmark.results import ResultRow, Results
 
 FLAT_GAIN_PER_DOUBLING = 0.05
-LOSSLESS_SHARE = 0.99  # below this share of exact round trips, a tokenizer's count is of changed text
 
 
 def most_expensive(results: Results, tokenizer: str) -> ResultRow | None:
@@ -73,7 +74,7 @@ def cheapest(results: Results) -> list[tuple[str, ResultRow]]:
         rows = [
             row for row in results.rows
             if row.language == language and row.tokenizer in shown and row.ok
-            and (row.roundtrip_rate is None or row.roundtrip_rate >= LOSSLESS_SHARE)
+            and not is_lossy(row)
         ]
         if rows:
             found.append((language, min(rows, key=lambda row: (row.n_tokens, row.tokenizer))))
@@ -145,10 +146,16 @@ def _cheapest_sentence(results: Results) -> str:
     found = cheapest(results)
     if len(headline_tokenizers(results)) < 2 or not found:
         return ""  # nothing to compare with
-    by_tokenizer: dict[str, list[str]] = {}
+    shown = set(headline_tokenizers(results))
+    by_tokenizers: dict[str, list[str]] = {}
     for language, row in found:
-        by_tokenizer.setdefault(row.tokenizer, []).append(f"{_name(results, language)} {row.tokens_per_sentence:.1f}")
-    parts = [f"{tid} on {join_words(languages)}" for tid, languages in by_tokenizer.items()]
+        figure = f"{row.tokens_per_sentence:.1f}"
+        # Tokenizers that read the same to one decimal are named together: the text cannot rank them.
+        tied = sorted(other.tokenizer for other in results.rows
+                      if other.language == language and other.tokenizer in shown and other.ok and not is_lossy(other)
+                      and f"{other.tokens_per_sentence:.1f}" == figure)
+        by_tokenizers.setdefault(join_words(tied), []).append(f"{_name(results, language)} {figure}")
+    parts = [f"{names} on {join_words(languages)}" for names, languages in by_tokenizers.items()]
     return (
         "Fewest tokens per sentence among the main tokenizers that give the text back "
         f"({LOSSLESS_SHARE:.0%} of sentences or more): {'; '.join(parts)}."
@@ -185,7 +192,10 @@ def _openai_sentence(results: Results) -> str:
     for k, (language, saving) in enumerate(savings):
         unit = " tokens" if k == 0 else ""
         direction = "fewer" if saving >= 0 else "more"
-        parts.append(f"{abs(saving) * 100:.0f}% {direction}{unit} on {_name(results, language)}")
+        share = f"{abs(saving) * 100:.0f}%"
+        if share == "0%":
+            share = "under 1%"  # "0% more" reads as a contradiction
+        parts.append(f"{share} {direction}{unit} on {_name(results, language)}")
     cl100k, o200k = (tid.split("/")[-1] for tid in pair)
     return f"For the same sentences, {o200k} needs {join_words(parts)} than {cl100k}."
 
@@ -239,11 +249,9 @@ def _speed_sentence(results: Results) -> str:
     moves with the machine's speed from second to second; the ratio keeps)."""
     by_ratio = has_yardstick_ratios(results)
     speeds: dict[str, list[float]] = {}
-    mb_s: dict[str, list[float]] = {}
     for row in results.rows:
         if row.ok and row.throughput_mb_s is not None:
             speeds.setdefault(row.tokenizer, []).append(row.throughput_x_tiktoken if by_ratio else row.throughput_mb_s)
-            mb_s.setdefault(row.tokenizer, []).append(row.throughput_mb_s)
     if len(speeds) < 2:
         return ""
     medians = {tid: statistics.median(values) for tid, values in speeds.items()}
@@ -263,10 +271,14 @@ def _speed_sentence(results: Results) -> str:
         return ""  # every encoder within the noise of every other: no fastest to name
 
     def named(group: list[str], unit: str) -> str:
+        # No MB/s beside the ratio: each row's MB/s was timed at its own moment, on a machine whose
+        # speed moves, so it can rank two tokenizers the other way round. A tie group shows three
+        # figures, or its members' rounded ratios could differ by more than the tie share.
+        def shown(t: str) -> str:
+            return f"{medians[t]:#.3g}".rstrip(".") + "x" if len(group) > 1 else fmt_times(medians[t])
+
         first, *rest = group
-        items = [f"{first} ({fmt_times(medians[first])}{unit}, {statistics.median(mb_s[first]):.1f} MB/s)"]
-        items += [f"{t} ({fmt_times(medians[t])}, {statistics.median(mb_s[t]):.1f} MB/s)" for t in rest]
-        return join_words(items)
+        return join_words([f"{first} ({shown(first)}{unit})", *(f"{t} ({shown(t)})" for t in rest)])
 
     unit = " tiktoken cl100k_base's throughput"
     tie = f", within {SPEED_TIE_SHARE:.0%} of each other (closer than one run tells apart)"

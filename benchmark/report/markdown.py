@@ -25,14 +25,16 @@ def run_summary(results: Results) -> str:
     record = results.record
     languages = ", ".join(language_label(results, code) for code in ordered_languages(results))
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
-    n_tokenizers = len({row.tokenizer for row in results.rows})
+    n_tokenizers = len({row.tokenizer for row in results.rows if row.ok})
+    n_never = len({row.tokenizer for row in results.rows}) - n_tokenizers
+    skipped = f" ({n_never} more skipped on every language)" if n_never else ""
     machine = record.machine
     where = ", ".join(str(machine[k]) for k in ("platform", "processor") if machine.get(k))
     cpus = f", {machine['cpu_count']} CPUs" if machine.get("cpu_count") else ""
     quick = " (quick run)" if record.settings.get("quick") else ""
     return (
-        f"Run of {record.date}{quick}: {n_tokenizers} tokenizers, {n_sentences:,} sentences per language "
-        f"({languages}); machine: {where or 'unknown'}{cpus}."
+        f"Run of {record.date}{quick}: {n_tokenizers} tokenizers measured{skipped}, {n_sentences:,} sentences per "
+        f"language ({languages}); machine: {where or 'unknown'}{cpus}."
     )
 
 

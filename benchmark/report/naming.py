@@ -6,6 +6,7 @@ so the Markdown tables, the HTML page and the plots never disagree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from benchmark.results import ResultRow, Results
@@ -34,6 +35,15 @@ FAMILY_NAMES = {
 OPENAI_FAMILIES = ("tiktoken", "bpe_openai", "bpe-openai")
 # Families whose vocabulary is trained here at each size of the sweep.
 TRAINED_FAMILIES = ("bpe", "hf-bpe", "sentencepiece-unigram", "hf-wordpiece")
+# Below this share of exact round trips, a tokenizer's count is of text it changed (spaces dropped,
+# words turned into [UNK]): the findings leave it out, the plots hatch it, the tables mark it.
+LOSSLESS_SHARE = 0.99
+LOSSY_MARK = "†"  # dagger, after a table cell counted on changed text
+
+
+def is_lossy(row: ResultRow) -> bool:
+    """True when `row`'s tokenizer gave back under `LOSSLESS_SHARE` of the sentences."""
+    return row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
 
 
 def family_rank(family: str) -> int:
@@ -159,10 +169,13 @@ def fmt_rate_percent(value: float | None) -> str:
     percent = 100 * value
     if percent == 100 or percent == 0:
         return f"{percent:.0f}%"
-    # subtle: 99.96% must not print as "100.0%", which reads as lossless.
+    # subtle: 99.96% must not print as "100.0%", which reads as lossless; nor 98.996% as "99.0%",
+    # which reads as over the cut-off that the plots and findings apply to the exact value.
     text = f"{percent:.1f}%"
     if text == "100.0%":
         return "99.9%"
+    if value < LOSSLESS_SHARE and round(percent, 1) >= 100 * LOSSLESS_SHARE:
+        return f"{math.floor(percent * 10) / 10:.1f}%"
     if text == "0.0%":
         return "<0.1%"
     return text

@@ -21,18 +21,21 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, LOSSLESS_SHARE, flattening, trained_families
+from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, flattening, trained_families
 from benchmark.report.naming import (
+    LOSSLESS_SHARE,
     family_name,
+    fmt_rate_percent,
     has_yardstick_ratios,
     headline_tokenizers,
+    is_lossy,
     language_label,
     language_name,
     openai_pair,
-    repeats_phrase,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
+    repeats_phrase,
     row_index,
 )
 from benchmark.results import Results
@@ -295,7 +298,7 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
     index = row_index(results)
     colours = tokenizer_colours(results)
     width = 0.8 / len(tokenizers)
-    lossy_drawn = False  # hatched: a count of text the tokenizer changed (see findings.LOSSLESS_SHARE)
+    lossy_drawn = False  # hatched: a count of text the tokenizer changed (see naming.LOSSLESS_SHARE)
     for i, tid in enumerate(tokenizers):
         xs, heights, errors, hatches = [], [], [[], []], []
         for j, code in enumerate(languages):
@@ -308,7 +311,7 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
             low, high = interval(row) if interval is not None else (height, height)
             errors[0].append(max(height - low, 0))
             errors[1].append(max(high - height, 0))
-            lossy = row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
+            lossy = is_lossy(row)
             hatches.append("////" if lossy else "")
             lossy_drawn |= lossy
         bars = ax.bar(xs, heights, width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
@@ -531,8 +534,7 @@ def plot_roundtrip(results: Results):
                 continue
             if row.ok and row.roundtrip_rate is not None:
                 values[i, j] = 100 * row.roundtrip_rate
-                annotations[i, j] = f"{100 * row.roundtrip_rate:.0f}" if row.roundtrip_rate in (0, 1) else (
-                    f"{min(100 * row.roundtrip_rate, 99.9):.1f}")
+                annotations[i, j] = fmt_rate_percent(row.roundtrip_rate).rstrip("%")  # as the table shows it
             elif not row.ok:
                 annotations[i, j] = "skipped"
     fig = _new_figure(10, 1.8 + 0.34 * len(tokenizers))

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from benchmark.report.naming import (
+    LOSSLESS_SHARE,
+    LOSSY_MARK,
     clock_name,
     family_name,
     fmt_int,
@@ -22,6 +24,7 @@ from benchmark.report.naming import (
     fmt_times,
     has_yardstick_ratios,
     has_yardstick_row,
+    is_lossy,
     language_label,
     ordered_languages,
     ordered_tokenizers,
@@ -65,19 +68,31 @@ def _pivot(
     cell: Callable[[ResultRow], str],
     note: str = "",
     languages: list[str] | None = None,
+    mark_lossy: Callable[[ResultRow], bool] | None = None,
+    lossy_text: str = "the language's sentences",
 ) -> Table:
-    """Tokenizers down, languages across; a skipped row reads 'skipped'."""
+    """Tokenizers down, languages across; a skipped row reads 'skipped'. A cell whose figure
+    counts text the tokenizer changed (`mark_lossy(row)`, e.g. `is_lossy`) gets LOSSY_MARK, and
+    the note says why."""
     index = row_index(results)
     languages = languages if languages is not None else ordered_languages(results)
     rows = []
+    marked = False
     for tid in ordered_tokenizers(results.rows):
         cells = []
         for language in languages:
             row = index.get((tid, language))
-            cells.append("" if row is None else cell(row) if row.ok else SKIPPED)
+            text = "" if row is None else cell(row) if row.ok else SKIPPED
+            if mark_lossy is not None and row is not None and row.ok and text and mark_lossy(row):
+                text += f" {LOSSY_MARK}"  # after a space: the page's sort reads the number before it
+                marked = True
+            cells.append(text)
         rows.append((tid, *cells))
+    if marked:
+        note += (f" {LOSSY_MARK}: this tokenizer gave back under {LOSSLESS_SHARE:.0%} of {lossy_text} exactly, "
+                 "so the figure counts text it changed (see the round-trip table).")
     headers = ("tokenizer", *(language_label(results, code) for code in languages))
-    return Table(key, title, headers, tuple(rows), note, (False,) + (True,) * len(languages))
+    return Table(key, title, headers, tuple(rows), note.strip(), (False,) + (True,) * len(languages))
 
 
 def tokens_per_sentence_table(results: Results) -> Table:
@@ -88,11 +103,13 @@ def tokens_per_sentence_table(results: Results) -> Table:
         lambda row: f"{row.tokens_per_sentence:.1f}" if row.tokens_per_sentence is not None else "",
         note="What a language costs under each tokenizer, comparable down a column and across a row: the "
         "sentences are translations of each other. Lower is cheaper.",
+        mark_lossy=is_lossy,
     )
 
 
 def premium_table(results: Results) -> Table:
     reference = reference_language(results)
+    index = row_index(results)
     ref_name = results.record.language_names.get(reference, reference)
 
     def cell(row: ResultRow) -> str:
@@ -110,6 +127,10 @@ def premium_table(results: Results) -> Table:
         note=f"1.00 = as many tokens as {ref_name} under the same tokenizer; 2.00 = twice as many. Lower is "
         "cheaper. A premium compares a language with the reference within one tokenizer: a tokenizer with a "
         "small premium can still need more tokens than another (see tokens per sentence).",
+        # A premium divides by the reference's count: changed text on either side changes it.
+        mark_lossy=lambda row: is_lossy(row) or (index.get((row.tokenizer, reference)) is not None
+                                                 and is_lossy(index[(row.tokenizer, reference)])),
+        lossy_text=f"the language's or {ref_name}'s sentences",
     )
 
 
@@ -122,6 +143,7 @@ def bytes_per_token_table(results: Results) -> Table:
         note="Higher is better: each token carries more text. Compare one language across tokenizers, not "
         "languages with each other: UTF-8 takes 2 bytes for a Cyrillic letter and 3 for a kana, kanji or Hangul "
         "syllable, so those languages show more bytes per token for the same cost in tokens.",
+        mark_lossy=is_lossy,
     )
 
 
@@ -233,7 +255,8 @@ def all_rows_table(results: Results) -> Table:
         "decode(encode(s)) == s; vocab used: share of the vocabulary that this language's sentences use; MB/s: "
         f"megabytes (10^6 bytes) of UTF-8 encoded per {clock_name(results)} second" + (
             "; x tiktoken: throughput in multiples of tiktoken cl100k_base's, timed in turns with it on the same "
-            "sentences" if ratios else "") + ". A blank "
+            "sentences. Rank tokenizers by x tiktoken, not MB/s: each row's MB/s was timed at its own moment, and "
+            "a machine's speed moves, so MB/s can order two rows the other way round" if ratios else "") + ". A blank "
         "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; "
         "results.csv holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),
