@@ -282,3 +282,37 @@ def test_instruction_table_ratios_and_median():
                           "c": {"ours": 500, "tiktoken": 100}})
     assert "| a | 300 | 100 | 3.00 | 0.33x |" in table
     assert "worst 0.20x tiktoken, median 0.33x" in table
+
+
+THREE = ("eng_Latn", "spa_Latn", "rus_Cyrl")
+
+
+def _check_with(tmp_path, monkeypatch, languages, worse_by: dict[str, float]) -> tuple[int, str]:
+    """`speed --check` against a baseline of ratio 1.0 everywhere, with measured ratios of
+    1 + worse_by[figure] (no timing: the measurement is replaced)."""
+    path = tmp_path / "baseline.json"
+    _, text = load_texts(list(languages), max_lines=20)
+    ratios = {(language, figure): 1.0 for language in languages for figure in ("unseen", "cold", "repeat")}
+    save_baseline(Baseline(ratios, tolerance=0.25, info=text), path)
+    monkeypatch.setattr("benchmark.speed.measure_ratios", lambda corpus, **options: [
+        row(language, figure, 1.0 + worse_by.get(figure, 0.0)) for (language, figure) in ratios])
+    out = io.StringIO()
+    argv = ("--check", "--baseline", str(path), "--languages", ",".join(languages), "--max-lines", "20",
+            "--repeats", "1", "--ratios-only")
+    return run_speed(parse(*argv), out=out), out.getvalue()
+
+
+def test_a_slowdown_of_every_language_fails_on_the_figure_mean_though_each_cell_passes(tmp_path, monkeypatch):
+    status, text = _check_with(tmp_path, monkeypatch, THREE, {"unseen": 0.15, "cold": 0.05})
+    assert status == 1
+    assert "| SLOWER |" not in text  # 15% is within each cell's 25%
+    assert "mean change per figure over 3 languages: unseen +15.0%, cold +5.0%, repeat +0.0% (tolerance 10%)" in text
+    assert "FAIL: figure(s) worse on average over the languages than baseline.json by more than 10%: unseen +15.0%" in text
+    # Within the figure tolerance too: the check passes and says so.
+    status, text = _check_with(tmp_path, monkeypatch, THREE, {"unseen": 0.08})
+    assert status == 0 and "every figure's mean within 10%" in text
+
+
+def test_the_figure_mean_is_not_judged_on_fewer_than_three_languages(tmp_path, monkeypatch):
+    status, text = _check_with(tmp_path, monkeypatch, ("eng_Latn", "spa_Latn"), {"unseen": 0.15})
+    assert status == 0 and "mean change per figure" not in text
