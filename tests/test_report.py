@@ -710,3 +710,16 @@ def test_the_summary_counts_only_tokenizers_that_were_measured(results):
     never = {r.tokenizer for r in results.rows} - measured
     assert never, "the fixture should have a tokenizer skipped on every language"
     assert f"{len(measured)} tokenizers measured ({len(never)} more skipped on every language)" in run_summary(results)
+
+
+def test_a_column_with_daggers_still_sorts_as_numbers(results):
+    table = report_tables(results)[0]  # tokens per sentence, tokenizers down, languages across
+    by_key = {(row.tokenizer, language_label(results, row.language)): row for row in results.rows}
+    column = next(i for i, header in enumerate(table.headers) if any("\u2020" in cells[i] for cells in table.rows))
+    (order,) = _sorted_by_the_page(table, [table.headers[column]])
+    rows = [by_key[(table.rows[i][0], table.headers[column])] for i in order]
+    shown = [table.rows[i][column] for i in order]
+    n_measured = sum(row.ok for row in rows)
+    assert all(row.ok for row in rows[:n_measured])  # "skipped" last
+    for (a, b), (text_a, text_b) in zip(zip(rows[:n_measured], rows[1:n_measured]), zip(shown, shown[1:])):
+        assert text_a == text_b or a.tokens_per_sentence > b.tokens_per_sentence, (text_a, text_b)
