@@ -64,10 +64,12 @@ def openai_savings(results: Results) -> list[tuple[str, float]]:
     return sorted(savings, key=lambda item: (-item[1], item[0]))
 
 
-def cheapest(results: Results) -> list[tuple[str, ResultRow]]:
-    """(language, the row of the main tokenizer with the fewest tokens there), in language order.
-    A tokenizer that gives back under `LOSSLESS_SHARE` of the language's sentences is left out:
-    it counts text it changed (spaces dropped, words turned into [UNK])."""
+def cheapest(results: Results) -> list[tuple[str, list[ResultRow]]]:
+    """(language, the rows of the main tokenizers with the fewest tokens per sentence there), in
+    language order. Rows that show the same figure to one decimal are all given, sorted by
+    tokenizer: the text cannot rank them. A tokenizer that gives back under `LOSSLESS_SHARE` of the
+    language's sentences is left out: it counts text it changed (spaces dropped, words turned into
+    [UNK])."""
     shown = set(headline_tokenizers(results))
     found = []
     for language in ordered_languages(results):
@@ -77,7 +79,9 @@ def cheapest(results: Results) -> list[tuple[str, ResultRow]]:
             and not is_lossy(row)
         ]
         if rows:
-            found.append((language, min(rows, key=lambda row: (row.n_tokens, row.tokenizer))))
+            figure = f"{min(rows, key=lambda row: row.n_tokens).tokens_per_sentence:.1f}"
+            tied = [row for row in rows if f"{row.tokens_per_sentence:.1f}" == figure]
+            found.append((language, sorted(tied, key=lambda row: row.tokenizer)))
     return found
 
 
@@ -146,15 +150,10 @@ def _cheapest_sentence(results: Results) -> str:
     found = cheapest(results)
     if len(headline_tokenizers(results)) < 2 or not found:
         return ""  # nothing to compare with
-    shown = set(headline_tokenizers(results))
     by_tokenizers: dict[str, list[str]] = {}
-    for language, row in found:
-        figure = f"{row.tokens_per_sentence:.1f}"
-        # Tokenizers that read the same to one decimal are named together: the text cannot rank them.
-        tied = sorted(other.tokenizer for other in results.rows
-                      if other.language == language and other.tokenizer in shown and other.ok and not is_lossy(other)
-                      and f"{other.tokens_per_sentence:.1f}" == figure)
-        by_tokenizers.setdefault(join_words(tied), []).append(f"{_name(results, language)} {figure}")
+    for language, rows in found:
+        names = join_words([row.tokenizer for row in rows])
+        by_tokenizers.setdefault(names, []).append(f"{_name(results, language)} {rows[0].tokens_per_sentence:.1f}")
     parts = [f"{names} on {join_words(languages)}" for names, languages in by_tokenizers.items()]
     return (
         "Fewest tokens per sentence among the main tokenizers that give the text back "

@@ -112,6 +112,11 @@ def premium_table(results: Results) -> Table:
     index = row_index(results)
     ref_name = results.record.language_names.get(reference, reference)
 
+    def lossy_premium(row: ResultRow) -> bool:
+        # A premium divides by the reference's count: changed text on either side changes it.
+        reference_row = index.get((row.tokenizer, reference))
+        return is_lossy(row) or (reference_row is not None and is_lossy(reference_row))
+
     def cell(row: ResultRow) -> str:
         if row.premium is None:
             return ""
@@ -127,9 +132,7 @@ def premium_table(results: Results) -> Table:
         note=f"1.00 = as many tokens as {ref_name} under the same tokenizer; 2.00 = twice as many. Lower is "
         "cheaper. A premium compares a language with the reference within one tokenizer: a tokenizer with a "
         "small premium can still need more tokens than another (see tokens per sentence).",
-        # A premium divides by the reference's count: changed text on either side changes it.
-        mark_lossy=lambda row: is_lossy(row) or (index.get((row.tokenizer, reference)) is not None
-                                                 and is_lossy(index[(row.tokenizer, reference)])),
+        mark_lossy=lossy_premium,
         lossy_text=f"the language's or {ref_name}'s sentences",
     )
 
