@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
+from benchmark import argtypes
 from benchmark.errors import BenchmarkError
 
 DEFAULT_OUTPUT = Path("reports")
@@ -299,63 +300,6 @@ def _save_model(tokenizer, folder: Path) -> Path:
     return path
 
 
-def _text_or_stdin(value: str) -> str:
-    """argparse type: `-` is the text on stdin (its final newline dropped), anything else itself."""
-    if value != "-":
-        return value
-    data = sys.stdin.buffer.read()
-    try:
-        return data.decode("utf-8").removesuffix("\n").removesuffix("\r")
-    except UnicodeDecodeError as exc:
-        raise argparse.ArgumentTypeError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
-
-
-def _folder(value: str) -> Path:
-    """argparse type for a folder option: an empty string would silently mean the current folder."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError("an empty path; give a folder")
-    return Path(value)
-
-
-def _csv_list(value: str) -> list[str]:
-    items = [item.strip() for item in value.split(",") if item.strip()]
-    if not items:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list of one or more items, got {value!r}")
-    return items
-
-
-# Above any vocabulary worth training here (o200k_base has 200,019 tokens); SentencePiece cannot
-# even parse sizes past 2^31.
-MAX_VOCAB_SIZE = 1_000_000
-
-
-def _sizes(value: str) -> list[int]:
-    sizes = []
-    for item in _csv_list(value):
-        try:
-            size = int(item)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"vocabulary sizes must be integers, got {item!r}") from None
-        if not 260 <= size <= MAX_VOCAB_SIZE:
-            raise argparse.ArgumentTypeError(
-                f"vocabulary size {size} is out of range: from 260 (256 byte tokens + merges) "
-                f"to {MAX_VOCAB_SIZE:,}"
-            )
-        sizes.append(size)
-    return sorted(set(sizes))
-
-
-def positive_int(value: str) -> int:
-    """argparse type: an integer >= 1 (used by every verb, `speed` too)."""
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
-    return number
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmark",
@@ -370,16 +314,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="pre-tokenisation pattern for a tiktoken rank file (default cl100k)")
 
     def corpus_options(p: argparse.ArgumentParser, *, measure: bool = True) -> None:
-        p.add_argument("--languages", type=_csv_list, metavar="CODES",
+        p.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
                        help="comma-separated language codes (default: every language of the corpus)")
-        p.add_argument("--vocab-sizes", type=_sizes, metavar="SIZES",
+        p.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, metavar="SIZES",
                        help="sizes of the trained tokenizers (default 1024,2048,4096,8192,16384; --quick 1024,4096)")
-        p.add_argument("--tokenizers", type=_csv_list, metavar="IDS",
+        p.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS",
                        help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
-        p.add_argument("--train-corpus", type=_folder, metavar="DIR",
+        p.add_argument("--train-corpus", type=argtypes.folder, metavar="DIR",
                        help="train on this corpus's dev split (default: the bundled FLORES-200)")
-        p.add_argument("--max-sentences", type=positive_int, metavar="N", help="use only the first N lines per language")
-        p.add_argument("--cache-dir", type=_folder, metavar="DIR",
+        p.add_argument("--max-sentences", type=argtypes.positive_int, metavar="N", help="use only the first N lines per language")
+        p.add_argument("--cache-dir", type=argtypes.folder, metavar="DIR",
                        help="where trained tokenizers are cached (default $XDG_CACHE_HOME/tokencost or ~/.cache/tokencost)")
         p.add_argument("--retrain", action="store_true", help="train again even when the cache has the model")
         p.add_argument("--quick", action="store_true",
@@ -388,14 +332,14 @@ def build_parser() -> argparse.ArgumentParser:
     run = verbs.add_parser("run", help="measure everything and write reports/",
                            description="Train, measure every tokenizer on every language, write the reports.")
     corpus_options(run)
-    run.add_argument("--output", type=_folder, default=DEFAULT_OUTPUT, metavar="DIR", help="where to write (default reports/)")
-    run.add_argument("--corpus", type=_folder, metavar="DIR",
+    run.add_argument("--output", type=argtypes.folder, default=DEFAULT_OUTPUT, metavar="DIR", help="where to write (default reports/)")
+    run.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
                      help="measure on this parallel corpus: <code>.txt files, optional dev/ and devtest/")
     run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
     run.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                      help="add a tokenizer from a file (HF tokenizer.json, SentencePiece .model, tiktoken ranks, our model JSON); repeatable")
     add_rank_file_pattern(run)
-    run.add_argument("--repeats", type=positive_int, metavar="N", help="timed repeats per tokenizer and language (default 3)")
+    run.add_argument("--repeats", type=argtypes.positive_int, metavar="N", help="timed repeats per tokenizer and language (default 3)")
     run.add_argument("--no-plots", action="store_true",
                      help="skip the plots (faster); old plots in the output folder are removed")
     run.set_defaults(handler=lambda a: cmd_run(
@@ -407,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     train = verbs.add_parser("train", help="train the trained tokenizers into the cache",
                              description="Train (or read from the cache) every trained tokenizer; print sizes and seconds.")
     corpus_options(train)
-    train.add_argument("--save-dir", type=_folder, metavar="DIR", help="also write each model file into DIR")
+    train.add_argument("--save-dir", type=argtypes.folder, metavar="DIR", help="also write each model file into DIR")
     train.set_defaults(handler=lambda a: cmd_train(
         quick=a.quick, languages=a.languages, vocab_sizes=a.vocab_sizes, tokenizers=a.tokenizers,
         train_corpus=a.train_corpus, max_sentences=a.max_sentences, cache_dir=a.cache_dir, retrain=a.retrain,
@@ -415,14 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     encode = verbs.add_parser("encode", help="show how a sentence splits in each tokenizer",
                               description="Show TEXT split at token boundaries: Once | upon | a | time.")
-    encode.add_argument("text", type=_text_or_stdin, help="the sentence to split; - reads it from stdin")
-    encode.add_argument("--tokenizers", type=_csv_list, metavar="IDS", help="ids or patterns (default: all)")
+    encode.add_argument("text", type=argtypes.text_or_stdin, help="the sentence to split; - reads it from stdin")
+    encode.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS", help="ids or patterns (default: all)")
     encode.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                         help="add a tokenizer from a file; repeatable")
     add_rank_file_pattern(encode)
-    encode.add_argument("--vocab-sizes", type=_sizes, default=[4096], metavar="SIZES",
+    encode.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, default=[4096], metavar="SIZES",
                         help="sizes of the trained tokenizers (default 4096)")
-    encode.add_argument("--cache-dir", type=_folder, metavar="DIR", help="cache of trained tokenizers")
+    encode.add_argument("--cache-dir", type=argtypes.folder, metavar="DIR", help="cache of trained tokenizers")
     encode.add_argument("--separator", default=" | ", help="shown between tokens (default ' | ')")
     encode.set_defaults(handler=lambda a: cmd_encode(
         a.text, tokenizers=a.tokenizers, tokenizer_files=a.tokenizer_file,
@@ -431,8 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = verbs.add_parser("list", help="list tokenizers and corpora",
                                description="List the tokenizer ids and the corpus languages.")
-    listing.add_argument("--corpus", type=_folder, metavar="DIR", help="list this corpus instead of the bundled one")
-    listing.add_argument("--cache-dir", type=_folder, metavar="DIR",
+    listing.add_argument("--corpus", type=argtypes.folder, metavar="DIR", help="list this corpus instead of the bundled one")
+    listing.add_argument("--cache-dir", type=argtypes.folder, metavar="DIR",
                          help="the cache of trained tokenizers to show (default $XDG_CACHE_HOME/tokencost)")
     listing.set_defaults(handler=lambda a: cmd_list(corpus=a.corpus, cache_dir=a.cache_dir))
 
@@ -440,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Render the reports from a saved results.json, without measuring.")
     report.add_argument("--results", type=Path, default=DEFAULT_OUTPUT / "results.json", metavar="PATH",
                         help="the saved results (default reports/results.json)")
-    report.add_argument("--output", type=_folder, metavar="DIR", help="where to write (default: the results file's folder)")
+    report.add_argument("--output", type=argtypes.folder, metavar="DIR", help="where to write (default: the results file's folder)")
     report.add_argument("--no-plots", action="store_true",
                         help="skip the plots; old plots in the output folder are removed")
     report.set_defaults(handler=lambda a: cmd_report(results_path=a.results, output=a.output, plots=not a.no_plots))

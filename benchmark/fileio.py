@@ -1,10 +1,21 @@
-"""Writing files so that a reader never sees half of one: temp file beside it, then rename."""
+"""Files in and out: atomic writes, regular-file checks and the one versioned-JSON reader.
+
+- A writer never leaves half a file: it writes a temporary file beside the target, then renames.
+- A reader refuses, in one line that names the path, what is not a regular file (a folder, a FIFO,
+  a device, a broken symlink) and JSON that is not the document it expects (wrong format, a version
+  this program does not read, nesting deep enough to exhaust the parser's recursion).
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 import tempfile
 from pathlib import Path
+from typing import Any
+
+from benchmark.errors import BenchmarkError
 
 
 def _umask() -> int:
@@ -18,7 +29,10 @@ _FILE_MODE = 0o666 & ~_umask()
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it into place."""
+    """Write to a temporary file beside `path`, then rename it into place.
+
+    An OSError without a file name (a full disk says only "No space left on device") is raised
+    again naming `path`, so the one-line error says where."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -27,11 +41,81 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             f.write(data)
         os.chmod(tmp_name, _FILE_MODE)
         os.replace(tmp_name, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp_name).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     """`atomic_write_bytes` of the text in UTF-8 (newlines written as they are)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def file_kind(path: Path) -> str | None:
+    """What stands at `path` when it is not a regular file ("a folder", "a FIFO", "a broken
+    symbolic link", ...); None for a regular file (or a link to one). "no such file" when nothing."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a broken symbolic link" if path.is_symlink() else "no such file"
+    except NotADirectoryError:
+        return "no such file"
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_regular_file(path: Path, what: str, *, error: type[BenchmarkError] = BenchmarkError) -> None:
+    """A one-line `error` unless `path` is a regular file: "<path>: is a folder, not <what>"."""
+    kind = file_kind(path)
+    if kind == "no such file":
+        raise error(f"{path}: no such {what}")
+    if kind is not None:
+        raise error(f"{path}: is {kind}, not {what}")
+
+
+def read_versioned_json(
+    path: Path,
+    *,
+    what: str,
+    format_name: str,
+    versions: tuple[int, ...],
+    hint: str = "",
+    error: type[BenchmarkError] = BenchmarkError,
+    legacy_version_key: str | None = None,
+) -> tuple[int, dict[str, Any]]:
+    """(version, document) of a JSON file `{"format": format_name, "version": N, ...}`.
+
+    `what` names the document in errors ("results file", "model file"); `hint` says how to make a
+    good one ("run `python -m benchmark run` again"). A version must be an int of `versions`:
+    `true` and `1.0` equal 1 in Python and are refused all the same. `legacy_version_key` reads
+    files from before the format had a name: no "format", the version under that key."""
+    path = Path(path)
+    check_regular_file(path, what, error=error)
+    fix = f"; {hint}" if hint else ""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text, so not a {what} ({exc.reason} at byte {exc.start}){fix}") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: not valid JSON, so not a {what} ({exc}){fix}") from None
+    except RecursionError:
+        raise error(f"{path}: JSON nested too deeply to be a {what}{fix}") from None
+    found = document.get("format") if isinstance(document, dict) else None
+    legacy = found is None and legacy_version_key is not None and isinstance(document, dict) \
+        and legacy_version_key in document
+    if found != format_name and not legacy:
+        raise error(f"{path}: not a {what} (its 'format' is {found!r}, expected {format_name!r}){fix}")
+    version = document.get(legacy_version_key if legacy else "version")
+    if type(version) is not int or version not in versions:
+        readable = ", ".join(map(str, versions))
+        raise error(f"{path}: {what} version {version!r}, this program reads {readable}{fix}")
+    return version, document

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from benchmark import metrics
-from benchmark.cli import positive_int
+from benchmark.argtypes import positive_int, share
 from benchmark.corpora import BUNDLED_CORPUS_DIR
 from benchmark.errors import BenchmarkError
 from benchmark.timing import machine_info, measure_throughput
@@ -637,18 +637,6 @@ def _training_table(options: SpeedOptions) -> str:
     return f"{len(texts)} lines, {n_bytes / 1e6:.2f} MB\n\n" + speed_train.format_rows(rows)
 
 
-def _share(value: str) -> float:
-    """A tolerance: `0.25` or `25%`."""
-    text = value.strip()
-    try:
-        number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a share like 0.25 or 25%, got {value!r}") from None
-    if not 0 <= number < 10:
-        raise argparse.ArgumentTypeError(f"tolerance out of range: {value!r}")
-    return number
-
-
 def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     """--languages, --corpus-dir and --max-lines: which FLORES-200 text a speed figure measures."""
     parser.add_argument("--languages", type=lambda v: tuple(x for x in v.split(",") if x), default=LANGUAGES,
@@ -672,10 +660,10 @@ def add_speed_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--update-baseline", action="store_true", help="write the measured ratios as the baseline")
     parser.add_argument("--baseline", type=Path, default=DEFAULT_BASELINE, metavar="PATH",
                         help="the baseline file (default benchmark/speed_baseline.json)")
-    parser.add_argument("--tolerance", type=_share, metavar="SHARE",
+    parser.add_argument("--tolerance", type=share, metavar="SHARE",
                         help=f"allowed growth of a ratio, e.g. 0.25 or 25%% (default: the baseline's; "
                              f"{DEFAULT_TOLERANCE * 100:.0f}%% for a new one)")
-    parser.add_argument("--figure-tolerance", type=_share, metavar="SHARE", default=DEFAULT_FIGURE_TOLERANCE,
+    parser.add_argument("--figure-tolerance", type=share, metavar="SHARE", default=DEFAULT_FIGURE_TOLERANCE,
                         help="allowed growth of a figure's ratios averaged over the languages (geometric "
                              f"mean; judged with {MIN_LANGUAGES_FOR_MEAN} languages or more; default "
                              f"{DEFAULT_FIGURE_TOLERANCE * 100:.0f}%%)")

@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.cli import positive_int
+from benchmark.argtypes import positive_int
 from benchmark.errors import BenchmarkError
 from benchmark.speed import ENCODING, FLORES_DIR, add_text_arguments, load_flores, tiktoken_encoding
 

@@ -1,0 +1,80 @@
+"""argparse types shared by every verb: each turns one option's text into a checked value, or
+raises `argparse.ArgumentTypeError` with a message that names the value (argparse prints it as
+`error: argument --repeats: expected a positive integer, got '0'`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+# Above any vocabulary worth training here (o200k_base has 200,019 tokens); SentencePiece cannot
+# even parse sizes past 2^31.
+MAX_VOCAB_SIZE = 1_000_000
+MIN_VOCAB_SIZE = 260  # the 256 byte tokens and a few merges
+
+
+def positive_int(value: str) -> int:
+    """An integer >= 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return number
+
+
+def csv_list(value: str) -> list[str]:
+    """`a,b,c` -> ["a", "b", "c"]; blanks dropped, at least one item."""
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of one or more items, got {value!r}")
+    return items
+
+
+def vocab_sizes(value: str) -> list[int]:
+    """`1024,4096` -> [1024, 4096], sorted, each from MIN_VOCAB_SIZE to MAX_VOCAB_SIZE."""
+    sizes = []
+    for item in csv_list(value):
+        try:
+            size = int(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"vocabulary sizes must be integers, got {item!r}") from None
+        if not MIN_VOCAB_SIZE <= size <= MAX_VOCAB_SIZE:
+            raise argparse.ArgumentTypeError(
+                f"vocabulary size {size} is out of range: from {MIN_VOCAB_SIZE} (256 byte tokens + merges) "
+                f"to {MAX_VOCAB_SIZE:,}"
+            )
+        sizes.append(size)
+    return sorted(set(sizes))
+
+
+def folder(value: str) -> Path:
+    """A folder option: an empty string would silently mean the current folder."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a folder")
+    return Path(value)
+
+
+def share(value: str) -> float:
+    """A tolerance: `0.25` or `25%`, from 0 to 10."""
+    text = value.strip()
+    try:
+        number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a share like 0.25 or 25%, got {value!r}") from None
+    if not 0 <= number < 10:
+        raise argparse.ArgumentTypeError(f"tolerance out of range: {value!r}")
+    return number
+
+
+def text_or_stdin(value: str) -> str:
+    """`-` is the text on stdin (its final newline dropped), anything else itself."""
+    if value != "-":
+        return value
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8").removesuffix("\n").removesuffix("\r")
+    except UnicodeDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
