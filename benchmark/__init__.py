@@ -19,6 +19,7 @@ __all__ = [
     "load_results",
     "save_results",
     "run_benchmark",
+    "plan_run",
     "RunConfig",
     "measure_throughput",
     "ThroughputResult",
@@ -27,10 +28,14 @@ __all__ = [
 
 def __getattr__(name: str):
     # Lazy: `import benchmark` must not pull in measure.py's imports until they are used.
-    if name in ("run_benchmark", "RunConfig"):
-        from benchmark import measure
+    if name == "RunConfig":
+        from benchmark.plan import RunConfig
 
-        return getattr(measure, name)
+        return RunConfig
+    if name in ("run_benchmark", "plan_run"):
+        from benchmark import plan, run
+
+        return getattr(run if name == "run_benchmark" else plan, name)
     if name in ("measure_throughput", "ThroughputResult"):
         from benchmark import timing
 

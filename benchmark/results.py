@@ -1,8 +1,14 @@
-"""Result rows and the run record: immutable, validated when built, saved as versioned JSON.
+"""Result rows and `results.json`: immutable, validated when built, saved as versioned JSON.
 
-Data flows one way: measure.py builds `ResultRow`s and a `RunRecord`, `save_results` writes
-`results.json`, and every writer (CSV, Markdown, HTML, plots) reads only that file's content, so
-reports can be rendered again from a saved run without measuring anything.
+Data flows one way: the run builds `ResultRow`s and a `RunRecord` (record.py), `save_results`
+writes `results.json`, and every writer (CSV, Markdown, HTML, plots) reads only that file's
+content, so reports can be rendered again from a saved run without measuring anything.
+
+In a notebook:
+
+    >>> from benchmark.results import load_results
+    >>> frame = load_results("reports/results.json").to_frame()   # doctest: +SKIP
+    >>> frame.pivot(index="tokenizer", columns="language", values="tokens_per_sentence")  # doctest: +SKIP
 
 The CSV header equals `ROW_FIELDS`, in that order.
 """
@@ -12,25 +18,32 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from benchmark.errors import BenchmarkError
-from benchmark.fileio import atomic_write_text
+from benchmark.fileio import atomic_write_text, read_versioned_json
+from benchmark.record import RecordError, RunRecord
 
 # History of the file format (pyperf's habit: say what changed).
-#   1: first version.
-#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None, and written back as
-#      version 2 by `report`), and the record's settings.timing.clock names the clock of
-#      throughput_mb_s and tokens_per_second (a record without it: the wall clock, as version 1).
-RESULTS_FORMAT_VERSION = 2
-READABLE_FORMAT_VERSIONS = (1, 2)
+#   1: first version ({"format_version": 1, ...}).
+#   2: rows gain throughput_x_tiktoken (version 1 files are read with it None), and the record's
+#      settings.timing.clock names the clock of throughput_mb_s and tokens_per_second (a record
+#      without it: the wall clock, as version 1).
+#   3: {"format": "tokencost-results", "version": 3}; the record is typed (record.py) and refused
+#      when a field has the wrong type; settings.timing.turn_sentences. Versions 1 and 2 are read,
+#      their unknown record keys dropped.
+RESULTS_FORMAT = "tokencost-results"
+RESULTS_FORMAT_VERSION = 3
+READABLE_FORMAT_VERSIONS = (1, 2, 3)
+_HINT = "run `python -m benchmark run` again to regenerate it"
 
 # Columns whose values are timings: the only ones allowed to differ between two
 # runs of the same corpus and configuration.
 TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second", "throughput_x_tiktoken")
 
+STATUS_PREFIXES = ("skipped: ", "failed: ")
 
 # A row field's annotation -> the types its value may have (ints are fine where floats are).
 _FIELD_TYPES = {"str": str, "int": int, "float | None": (int, float, type(None))}
@@ -38,7 +51,7 @@ _FIELD_TYPES = {"str": str, "int": int, "float | None": (int, float, type(None))
 
 @dataclass(frozen=True)
 class ResultRow:
-    """One tokenizer on one language. Float fields are None when not applicable or skipped."""
+    """One tokenizer on one language. Float fields are None when not applicable or not measured."""
 
     tokenizer: str  # the tokenizer's id, e.g. "bpe/cl100k-4096", "tiktoken/o200k_base"
     family: str  # e.g. "bpe", "tiktoken", "sentencepiece-unigram", "hf-wordpiece", "hf-bpe"
@@ -64,7 +77,7 @@ class ResultRow:
     # throughput / tiktoken cl100k_base's on the same sentences, timed in turns (median of repeats)
     throughput_x_tiktoken: float | None
     embedding_params: int  # vocab_size x 768
-    status: str  # "ok" or "skipped: <reason>"
+    status: str  # "ok", "skipped: <reason>" or "failed: <reason>"
 
     def __post_init__(self) -> None:
         # One pass over the fields, each checked by its annotation: type, then counts >= 0 and
@@ -82,8 +95,8 @@ class ResultRow:
                              f"in {self.tokenizer}/{self.language}")
         if not self.tokenizer or not self.language:
             raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
-        if not (self.status == "ok" or self.status.startswith("skipped: ")):
-            raise ValueError(f"status must be 'ok' or 'skipped: <reason>', got {self.status!r}")
+        if not (self.status == "ok" or self.status.startswith(STATUS_PREFIXES)):
+            raise ValueError(f"status must be 'ok', 'skipped: <reason>' or 'failed: <reason>', got {self.status!r}")
         for name in ("unk_rate", "byte_fallback_rate", "roundtrip_rate", "vocab_utilisation"):
             share = getattr(self, name)
             if share is not None and not 0 <= share <= 1:
@@ -95,29 +108,15 @@ class ResultRow:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def failed(self) -> bool:
+        return self.status.startswith("failed: ")
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow))
-
-
-@dataclass(frozen=True)
-class RunRecord:
-    """What produced the rows: enough to reproduce or to judge a comparison."""
-
-    date: str  # ISO 8601, UTC
-    settings: dict[str, Any]  # languages, reference, vocab sizes, corpus dirs, quick, seeds ...
-    package_versions: dict[str, str]  # python, tiktoken, sentencepiece, tokenizers, ...
-    machine: dict[str, Any]  # platform, processor, cpu count, python implementation
-    corpus_checksums: dict[str, str]  # "<split>/<file name>" -> sha256
-    tokenizers: dict[str, dict[str, Any]] = field(default_factory=dict)
-    # tokenizer id -> {"family", "vocab_size", "fingerprint", "settings": {...}, "status"}
-    examples: dict[str, dict[str, list[str]]] = field(default_factory=dict)
-    # language -> tokenizer id -> the example sentence split into token strings, for the
-    # token-boundary plot ("Fred", "dy")
-    example_sentences: dict[str, str] = field(default_factory=dict)  # language -> sentence
-    language_names: dict[str, str] = field(default_factory=dict)  # "jpn_Jpan" -> "Japanese"
 
 
 @dataclass(frozen=True)
@@ -127,10 +126,22 @@ class Results:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "format_version": RESULTS_FORMAT_VERSION,
-            "record": dataclasses.asdict(self.record),
+            "format": RESULTS_FORMAT,
+            "version": RESULTS_FORMAT_VERSION,
+            "record": self.record.to_dict(),
             "rows": [row.to_dict() for row in self.rows],
         }
+
+    def to_frame(self):  # -> pandas.DataFrame
+        """Long form, one line per tokenizer and language: every `ROW_FIELDS` column, plus
+        `language_name` (the record's English name, else the code)."""
+        import pandas as pd
+
+        frame = pd.DataFrame([row.to_dict() for row in self.rows], columns=list(ROW_FIELDS))
+        names = self.record.language_names
+        frame.insert(frame.columns.get_loc("language") + 1, "language_name",
+                     [names.get(code, code) for code in frame["language"]])
+        return frame
 
 
 def save_results(results: Results, path: Path) -> None:
@@ -138,23 +149,16 @@ def save_results(results: Results, path: Path) -> None:
     atomic_write_text(Path(path), text)
 
 
-def load_results(path: Path) -> Results:
-    """Read a `results.json`; a wrong version or a malformed row is one clear error."""
+def load_results(path: Path | str) -> Results:
+    """Read a `results.json`; a wrong version, a malformed row or record is one clear error."""
     path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BenchmarkError(f"{path}: no such results file; run `python -m benchmark run` first") from None
-    except IsADirectoryError:
-        raise BenchmarkError(f"{path}: is a folder; give the results file itself, e.g. {path / 'results.json'}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BenchmarkError(f"{path}: not a results.json ({exc})") from None
-    version = raw.get("format_version") if isinstance(raw, dict) else None
-    if version not in READABLE_FORMAT_VERSIONS:
-        raise BenchmarkError(
-            f"{path}: results format version {version!r}, this program reads "
-            f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))}; run `python -m benchmark run` again to regenerate it"
-        )
+    if path.is_dir():
+        raise BenchmarkError(f"{path}: is a folder; give the results file itself, e.g. {path / 'results.json'}")
+    if not path.exists() and not path.is_symlink():
+        raise BenchmarkError(f"{path}: no such results file; run `python -m benchmark run` first")
+    version, raw = read_versioned_json(path, what="results file", format_name=RESULTS_FORMAT,
+                                       versions=READABLE_FORMAT_VERSIONS, hint=_HINT,
+                                       legacy_version_key="format_version")
     if not isinstance(raw.get("rows"), list):
         raise BenchmarkError(f"{path}: malformed results: no list of rows")
     rows = []
@@ -162,6 +166,8 @@ def load_results(path: Path) -> Results:
     for number, row in enumerate(raw["rows"], start=1):
         if version == 1 and isinstance(row, dict):
             row = {**row, "throughput_x_tiktoken": None}  # measured since version 2
+        if not isinstance(row, dict):
+            raise BenchmarkError(f"{path}: malformed results, row {number}: not an object")
         try:
             rows.append(ResultRow(**row))
         except (TypeError, ValueError) as exc:
@@ -171,11 +177,12 @@ def load_results(path: Path) -> Results:
             raise BenchmarkError(f"{path}: malformed results, row {number}: {key[0]}/{key[1]} is also row {seen[key]}")
         seen[key] = number
     if not any(row.ok for row in rows):
-        raise BenchmarkError(f"{path}: no measured row (every row is skipped, or there are none): nothing to report")
+        raise BenchmarkError(f"{path}: no measured row (every row is skipped or failed, or there are none): "
+                             "nothing to report")
     if "record" not in raw:
         raise BenchmarkError(f"{path}: malformed results: no run record ('record')")
     try:
-        record = RunRecord(**raw["record"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BenchmarkError(f"{path}: malformed results, record: {exc}") from None
+        record = RunRecord.from_dict(raw["record"], strict=version == RESULTS_FORMAT_VERSION)
+    except RecordError as exc:
+        raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     return Results(rows=tuple(rows), record=record)

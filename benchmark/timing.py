@@ -33,6 +33,7 @@ import gc
 import os
 import platform
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -46,6 +47,13 @@ from benchmark import metrics
 # filled with its own data (turns of 32: 1.12-1.24x); with the yardstick's untimed warm turn (see
 # `_time_in_turns`) it read 0.92-1.04x in two measurements, English and Russian.
 YARDSTICK_CHUNK_TEXTS = 128
+
+# The run's clock: the process's CPU time, as `benchmark.speed` uses. Every encoder runs on one
+# thread, so on an idle machine it equals the wall time, and on a busy one it leaves out the time
+# the OS gave to other processes, which stretches a long pass more than a short one. Not on
+# Windows, whose process times move in steps of 15.6 ms, several times a turn of tiktoken's.
+RUN_CLOCK, RUN_CLOCK_NAME = ((time.perf_counter, "wall clock (time.perf_counter)") if sys.platform == "win32"
+                             else (time.process_time, "CPU time of the process (time.process_time)"))
 
 
 @dataclass(frozen=True)

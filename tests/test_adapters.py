@@ -51,7 +51,7 @@ SAMPLES = [
 @pytest.fixture(scope="module")
 def training() -> TrainingText:
     corpus = load_flores(languages=TRAIN_LANGUAGES)
-    return TrainingText.of(line for code in TRAIN_LANGUAGES for line in corpus.lines("dev", code)[:150])
+    return TrainingText.of({code: corpus.lines("dev", code)[:150] for code in TRAIN_LANGUAGES})
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +208,7 @@ def test_a_damaged_cached_model_is_trained_again(training, tmp_path):
 def test_cache_key_changes_with_the_training_text(training, tmp_path):
     cache = TrainingCache(tmp_path)
     build_tokenizers([f"hf/bpe-{SMALL}"], training, cache)
-    build_tokenizers([f"hf/bpe-{SMALL}"], TrainingText.of(training.texts[:-1]), cache)
+    build_tokenizers([f"hf/bpe-{SMALL}"], TrainingText.of({"all": training.texts[:-1]}), cache)
     assert len(list((tmp_path / "hf-bpe").glob("*.tokenizer.json"))) == 2
     assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave nothing behind
 
@@ -308,7 +308,7 @@ def test_our_bpe_cache_key_follows_the_trainer_source_and_pattern_text(training,
     assert settings["pattern_text"] == PATTERNS["cl100k"]
     assert settings["trainer_sha256"] == hashlib.sha256(Path(train.__file__).read_bytes()).hexdigest()
     cache = TrainingCache(tmp_path)
-    small = TrainingText.of(training.texts[:50])
+    small = TrainingText.of({"all": training.texts[:50]})
     build_tokenizers(["bpe/cl100k-300"], small, cache)
     build_tokenizers(["bpe/cl100k-300"], small, cache)
     assert len(list(tmp_path.rglob("*.bpe.json"))) == 1  # the same trainer reuses the model

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.cli import _config, main
+from benchmark.cli import main
+from benchmark.commands import make_config
 from benchmark.results import ROW_FIELDS, load_results
 
 DATA = Path(__file__).parent / "data"
@@ -27,14 +28,12 @@ def test_help_everywhere(verb, capsys):
 
 
 def test_quick_sets_sizes_and_sentences():
-    config = _config(quick=True, languages=None, reference=None, vocab_sizes=None, tokenizers=None,
-                     tokenizer_files=(), corpus=None, train_corpus=None, max_sentences=None, repeats=None,
-                     cache_dir=None, retrain=False)
+    config = make_config(quick=True)
     assert config.vocab_sizes == (1024, 4096) and config.max_sentences == 200 and config.quick
-    full = _config(quick=False, languages=None, reference=None, vocab_sizes=None, tokenizers=None,
-                   tokenizer_files=(), corpus=None, train_corpus=None, max_sentences=None, repeats=None,
-                   cache_dir=None, retrain=False)
-    assert full.vocab_sizes == (1024, 2048, 4096, 8192, 16384) and full.max_sentences is None
+    full = make_config()
+    assert full.vocab_sizes == (1024, 2048, 4096, 8192, 16384) and full.max_sentences is None and full.repeats == 3
+    # An option given wins over --quick's default.
+    assert make_config(quick=True, vocab_sizes=[512], max_sentences=9).vocab_sizes == (512,)
 
 
 def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
@@ -48,18 +47,18 @@ def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
     assert header.split(",") == list(ROW_FIELDS)
     results = load_results(output / "results.json")
     assert {r.tokenizer for r in results.rows} == {"bpe/cl100k-260", "tiktoken/o200k_base"}
-    assert results.record.settings["reference"] == "eng"
+    assert results.record.settings.reference == "eng"
     assert list((tmp_path / "cache").rglob("*.bpe.json"))  # the trained model was cached
     # Timed against tiktoken's cl100k_base, which the run loaded for that though it measures o200k only.
-    assert results.record.settings["timing"]["yardstick"] == "tiktoken/cl100k_base"
+    assert results.record.settings.timing.yardstick == "tiktoken/cl100k_base"
     # The record names the clock the run used: CPU time, as the report then says.
-    from benchmark import measure
-    assert results.record.settings["timing"]["clock"] == measure.RUN_CLOCK_NAME
+    from benchmark import timing
+    assert results.record.settings.timing.clock == timing.RUN_CLOCK_NAME
     # The report says what this run did: one repeat, and no cl100k row to show the noise by.
     report = (output / "README.md").read_text(encoding="utf-8")
     assert "Encoder throughput in multiples of tiktoken cl100k_base's (one thread, one timed pass)" in report
     assert "timed against itself" not in report and "median of repeats" not in report
-    assert measure.RUN_CLOCK is (time.perf_counter if sys.platform == "win32" else time.process_time)
+    assert timing.RUN_CLOCK is (time.perf_counter if sys.platform == "win32" else time.process_time)
     assert all(r.throughput_x_tiktoken > 0 for r in results.rows)
 
     # `report` renders again from the saved file alone.
@@ -268,7 +267,7 @@ def test_a_language_the_training_never_saw_is_flagged(tmp_path, capsys):
     assert "They saw no text at all in" in readme and "xyz" in readme.split("They saw no text at all in")[1][:80]
     assert "No measured sentence occurs in the training text (checked line by line)." in readme
     settings = load_results(output / "results.json").record.settings
-    assert settings["n_measured_lines_in_training"] == {"eng": 0, "jpn": 0, "spa": 0, "xyz": 0}
+    assert settings.n_measured_lines_in_training == {"eng": 0, "jpn": 0, "spa": 0, "xyz": 0}
 
 
 def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path, capsys, monkeypatch):
@@ -282,9 +281,17 @@ def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path
     assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/cl100k_base",
                  "--repeats", "1", "--output", str(output)]) == 2
     err = _one_error(capsys)
-    assert "reports could not be rendered (RuntimeError: no display)" in err and "benchmark report --results" in err
-    assert load_results(output / "results.json").rows  # the measurements are kept
-    assert not (output / "README.md").exists()
+    kept = tmp_path / "out-unrendered-results.json"
+    assert "reports could not be rendered (RuntimeError: no display)" in err
+    assert f"benchmark report --results {kept} --output {output}` (or add --no-plots)" in err
+    assert load_results(kept).rows  # the measurements are kept, beside the folder
+    assert not output.exists()  # and the folder holds no half report
+    # With --no-plots already given, the hint does not suggest it.
+    monkeypatch.setattr("benchmark.report.markdown.render_markdown", lambda *a: 1 / 0)
+    assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/cl100k_base",
+                 "--repeats", "1", "--output", str(output), "--no-plots"]) == 2
+    err = _one_error(capsys)
+    assert "(ZeroDivisionError: division by zero)" in err and "--no-plots" not in err
 
 
 def test_write_and_input_failures_are_one_line_errors_with_nothing_half_written(tmp_path, capsys):
@@ -311,12 +318,11 @@ def test_write_and_input_failures_are_one_line_errors_with_nothing_half_written(
 
 
 def test_an_os_error_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
-    import benchmark.cli as cli
 
     def full_disk(**kwargs):
         raise OSError(28, "No space left on device", str(tmp_path / "out" / "README.md"))
 
-    monkeypatch.setattr(cli, "cmd_report", full_disk)
+    monkeypatch.setattr("benchmark.commands.cmd_report", full_disk)
     assert main(["report", "--results", str(REPO / "reports" / "results.json")]) == 2
     assert capsys.readouterr().err.startswith("error: [Errno 28] No space left on device:")
 
@@ -325,19 +331,18 @@ def test_a_closed_pipe_exits_1_quietly_and_a_bug_keeps_its_traceback(monkeypatch
     import contextlib
     import io
 
-    import benchmark.cli as cli
 
     def reader_gone(**kwargs):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(cli, "cmd_list", reader_gone)
+    monkeypatch.setattr("benchmark.commands.cmd_list", reader_gone)
     with contextlib.redirect_stdout(io.StringIO()):  # stdout without a file descriptor
         assert main(["list"]) == 1
 
     def bug(**kwargs):
         raise io.UnsupportedOperation("not the system's error")
 
-    monkeypatch.setattr(cli, "cmd_list", bug)
+    monkeypatch.setattr("benchmark.commands.cmd_list", bug)
     with pytest.raises(io.UnsupportedOperation):
         main(["list"])
 

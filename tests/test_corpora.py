@@ -184,7 +184,7 @@ def test_old_mac_line_endings_and_a_byte_order_mark_inside_are_named(tmp_path):
 
 
 def test_english_is_the_default_reference_in_any_case(tmp_path):
-    from benchmark.measure import resolve_languages
+    from benchmark.plan import resolve_languages
 
     write(tmp_path / "ENG.txt", "one\ntwo\n")
     write(tmp_path / "jpn.txt", "一\n二\n")
@@ -193,5 +193,4 @@ def test_english_is_the_default_reference_in_any_case(tmp_path):
     write(tmp_path / "eng.txt", "one\ntwo\n")
     with pytest.raises(BenchmarkError, match=r"ENG and eng are both English \(eng\); pick .* --reference CODE"):
         load_corpus(tmp_path).default_reference()
-    # Training alone needs no reference: the ambiguity does not stop it.
-    assert resolve_languages(tmp_path, None, None, need_reference=False) == (None, None)
+

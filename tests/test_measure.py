@@ -1,27 +1,14 @@
-"""measure.py and timing.py: rows checked by hand, the protocol, user corpora, the skip path."""
+"""measure.py and timing.py: rows checked by hand, counting, the timing protocol, failures."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
 
 import pytest
 
 from benchmark.adapters import Adapter, Skipped
-from benchmark.errors import BenchmarkError
-from benchmark.measure import (
-    RunConfig,
-    build_row,
-    choose_example_line,
-    measure_language,
-    plan_run,
-    run_benchmark,
-    skipped_row,
-)
-from benchmark.results import ROW_FIELDS, TIMING_FIELDS
+from benchmark.measure import Counts, build_row, choose_example_line, count_texts, skipped_row, time_language
 from benchmark.timing import measure_throughput
-
-DATA = Path(__file__).parent / "data"
 
 
 class WordAdapter(Adapter):
@@ -49,13 +36,23 @@ class WordAdapter(Adapter):
         return self.inverse[token_id]
 
 
+def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[str], *, repeats: int,
+                     yardstick: Adapter | None = None) -> tuple[Counts, object]:
+    return count_texts(adapter, texts), time_language(adapter, texts, warm_texts, repeats=repeats, yardstick=yardstick)
+
+
+def row_of(adapter: Adapter, language: str, texts: Sequence[str], measured, reference):
+    (counts, timing), (reference_counts, _) = measured, reference
+    return build_row(adapter, language, texts, counts, timing, reference_counts)
+
+
 def test_a_row_checked_by_hand():
     adapter = WordAdapter(["the", "cat", "sat", "le", "chat", "s'est", "assis", "dog"])
     english = ["the cat", "the cat sat"]  # 2 + 3 = 5 tokens, 7 + 11 = 18 bytes
     french = ["le chat", "le chat s'est assis"]  # 2 + 4 = 6 tokens, 7 + 19 = 26 bytes
     reference = measure_language(adapter, english, english, repeats=1)
     m = measure_language(adapter, french, french, repeats=1)
-    row = build_row(adapter, "fra", french, m, reference)
+    row = row_of(adapter, "fra", french, m, reference)
     assert (row.n_sentences, row.n_tokens, row.n_bytes, row.n_chars) == (2, 6, 26, 26)
     assert row.bytes_per_token == pytest.approx(26 / 6)
     assert row.tokens_per_sentence == 3.0
@@ -71,7 +68,7 @@ def test_a_row_checked_by_hand():
 
     # Unknown words: "a" and "mat" are not in the vocabulary; decode gives <unk> back.
     m = measure_language(adapter, ["the cat sat on a mat"], [], repeats=1)
-    row = build_row(adapter, "eng", ["the cat sat on a mat"], m, m)
+    row = row_of(adapter, "eng", ["the cat sat on a mat"], m, m)
     assert row.unk_rate == pytest.approx(3 / 6)  # on, a, mat
     assert row.roundtrip_rate == 0.0  # the one sentence comes back with <unk> in it
     # Measured against itself (the reference's own row): premium exactly 1, a zero-width interval.
@@ -80,7 +77,7 @@ def test_a_row_checked_by_hand():
     # A model without an unknown token has no unk rate (None, like byte_fallback_rate), not 0.0.
     adapter.unk_id = None
     m = measure_language(adapter, english, english, repeats=1)
-    no_unk = build_row(adapter, "eng", english, m, m)
+    no_unk = row_of(adapter, "eng", english, m, m)
     assert no_unk.unk_rate is None and no_unk.n_tokens == sum(len(adapter.encode(line)) for line in english)
 
 
@@ -177,10 +174,10 @@ def test_a_measured_row_carries_its_yardstick_ratio():
     adapter = WordAdapter(["the", "cat", "sat"])
     yardstick = WordAdapter(["the", "cat", "sat"])
     m = measure_language(adapter, ["the cat", "the cat sat"], [], repeats=3, yardstick=yardstick)
-    row = build_row(adapter, "eng", ["the cat", "the cat sat"], m, m)
+    row = row_of(adapter, "eng", ["the cat", "the cat sat"], m, m)
     assert row.throughput_x_tiktoken > 0
     alone = measure_language(adapter, ["the cat"], [], repeats=1)
-    assert build_row(adapter, "eng", ["the cat"], alone, alone).throughput_x_tiktoken is None
+    assert row_of(adapter, "eng", ["the cat"], alone, alone).throughput_x_tiktoken is None
     # A yardstick with a cache would be timed on text it has seen in the repeat before.
     yardstick.has_cache = True
     with pytest.raises(ValueError, match="cache"):
@@ -203,120 +200,14 @@ def test_our_bpe_repeats_see_the_timed_text_as_unseen(monkeypatch):
         return real_encode(text)
 
     monkeypatch.setattr(adapter, "encode", spying_encode)
-    measure_language(adapter, ["timed words"], ["low lower"], repeats=3)
-    assert seen_sizes == [False, False, False]
+    count_texts(adapter, ["timed words"])  # counting first fills the cache with the measured text...
+    time_language(adapter, ["timed words"], ["low lower"], repeats=3)
+    assert seen_sizes == [False, False, False, False]  # ...which timing empties before every repeat
 
 
 def test_example_line_is_the_shortest_long_enough_reference_line():
     assert choose_example_line(["short", "x" * 50, "y" * 45, "z" * 60]) == 2
     assert choose_example_line(["a", "b"]) == 0
-
-
-def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
-    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
-                       vocab_sizes=(260,), tokenizers=("bpe/*", "hf/bpe-*", "tiktoken/cl100k_base"),
-                       repeats=1, cache_dir=tmp_path)
-    plan = plan_run(config)
-    assert plan.reference == "eng" and plan.corpus.measure_split == "all"
-    assert plan.train_languages == ("eng", "jpn")  # the measured languages the training corpus has
-    assert len(plan.training.texts) == 8  # 4 dev lines from each, equal share
-    assert plan.warm_texts["eng"] == plan.train_corpus.lines("dev", "eng")[:3]
-    assert plan.warm_texts["spa"] == ()  # no Spanish there: timed cold, and the record says so
-    assert plan.warm_source["spa"].startswith("none: timed cold")
-    results = run_benchmark(config)
-    rows = {(r.tokenizer, r.language): r for r in results.rows}
-    assert set(rows) == {(t, lang) for t in ("bpe/cl100k-260", "hf/bpe-260", "tiktoken/cl100k_base")
-                         for lang in ("eng", "jpn", "spa")}
-    assert all(r.ok and r.n_sentences == 3 for r in rows.values())
-    assert rows["tiktoken/cl100k_base", "eng"].premium == 1.0
-    assert rows["tiktoken/cl100k_base", "jpn"].premium > 1.0
-    record = results.record
-    assert record.language_names == {"eng": "English", "jpn": "Japanese", "spa": "Spanish"}
-    assert set(record.examples) == {"eng", "jpn", "spa"}
-    # No English line reaches 40 characters, so the example is line 1, in every language.
-    assert record.example_sentences["spa"] == "Érase una vez un gato."
-    assert "".join(record.examples["eng"]["tiktoken/cl100k_base"]) == record.example_sentences["eng"]
-    assert "all/eng.txt" in record.corpus_checksums and "tiny_split:dev/jpn.txt" in record.corpus_checksums
-    assert record.tokenizers["bpe/cl100k-260"]["fingerprint"]
-    assert record.settings["timing"]["warm_up"]["spa"].startswith("none: timed cold")
-    assert record.settings["train_language_of"] == {"eng": "eng", "jpn": "jpn", "spa": None}
-
-
-def test_user_codes_train_and_warm_up_on_their_flores_counterparts(tmp_path):
-    # eng.txt, jpn.txt, spa.txt without splits, trained on the bundled FLORES-200 dev split.
-    plan = plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", vocab_sizes=(260,), tokenizers=("bpe/*",),
-                              max_sentences=5, cache_dir=tmp_path))
-    assert plan.train_languages == ("eng_Latn", "jpn_Jpan", "spa_Latn")  # not all six
-    assert plan.train_language_of == {"eng": "eng_Latn", "jpn": "jpn_Jpan", "spa": "spa_Latn"}
-    assert len(plan.training.texts) == 15  # 5 lines of each
-    for code, flores_code in plan.train_language_of.items():
-        assert plan.warm_texts[code] == plan.train_corpus.lines("dev", flores_code)[:3]  # its own language
-    assert plan.warm_source["spa"] == "dev split of flores200 (spa_Latn)"
-
-
-def test_match_languages():
-    from benchmark.measure import match_languages
-
-    available = ["eng_Latn", "spa_Latn", "zho_Hans", "zho_Hant"]
-    assert match_languages(["eng", "spa_Latn", "eng_Latf", "zho", "hin"], available) == {
-        "eng": "eng_Latn", "spa_Latn": "spa_Latn", "eng_Latf": "eng_Latn"}  # zho is ambiguous, hin absent
-    # Two-letter codes and other cases find their language too: en.txt trains on FLORES's English.
-    assert match_languages(["en", "ES", "ja", "zh", "xx"], available + ["jpn_Jpan"]) == {
-        "en": "eng_Latn", "ES": "spa_Latn", "ja": "jpn_Jpan"}
-
-
-def test_measuring_on_training_text_is_refused(tmp_path):
-    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_corpus",
-                       vocab_sizes=(300,), tokenizers=("bpe/*",), cache_dir=tmp_path)
-    with pytest.raises(BenchmarkError, match="would measure on training text"):
-        plan_run(config)
-
-
-def test_reference_must_exist_and_is_always_measured(tmp_path):
-    with pytest.raises(BenchmarkError, match="unknown reference language 'deu'"):
-        plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", reference="deu", cache_dir=tmp_path))
-    plan = plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", languages=("jpn",),
-                              tokenizers=("tiktoken/*",), cache_dir=tmp_path))
-    assert plan.languages == ("eng", "jpn")
-
-
-def test_flores_run_with_the_skip_path_is_deterministic(tmp_path):
-    config = RunConfig(languages=("eng_Latn", "jpn_Jpan"), vocab_sizes=(512, 1024, 8192), max_sentences=60,
-                       tokenizers=("sentencepiece/*", "hf/wordpiece-*", "bpe/*"), repeats=1, cache_dir=tmp_path)
-    first = run_benchmark(config)
-    statuses = {(r.tokenizer, r.language): r.status for r in first.rows}
-    assert statuses["sentencepiece/unigram-512", "jpn_Jpan"].startswith("skipped: vocab_size 512 is below")
-    assert statuses["hf/wordpiece-512", "eng_Latn"].startswith("skipped: vocab_size 512 is below")
-    assert statuses["bpe/cl100k-512", "jpn_Jpan"] == "ok"
-    assert statuses["sentencepiece/unigram-1024", "jpn_Jpan"] == "ok"
-    # 120 lines cannot make 8192 pieces: a skip with SentencePiece's own limit, not a crash.
-    assert statuses["sentencepiece/unigram-8192", "jpn_Jpan"].startswith(
-        "skipped: vocab_size 8192 is more than the training text supports (SentencePiece can make at most")
-    assert first.record.tokenizers["sentencepiece/unigram-512"]["status"].startswith("skipped")
-    # Same corpus and config, from the cache: identical rows except the timing columns.
-    second = run_benchmark(config)
-    strip = lambda rows: [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in rows]
-    assert strip(first.rows) == strip(second.rows)
-    assert first.record.examples == second.record.examples
-
-
-def test_the_record_names_this_suite_version(tmp_path, monkeypatch):
-    import subprocess
-
-    from benchmark import measure
-
-    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
-                       tokenizers=("tiktoken/cl100k_base",), repeats=1, cache_dir=tmp_path)
-    record = run_benchmark(config).record
-    suite = record.settings["suite"]
-    assert suite["version"] == record.package_versions["tokencost-benchmark"] != "not installed"
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(measure.__file__).parent,
-                          capture_output=True, text=True)
-    assert suite["git_commit"] == (head.stdout.strip() if head.returncode == 0 else None)
-    # Outside a repository (an installed copy): None, no error.
-    assert measure.git_commit(tmp_path) is None
-    monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
-    assert measure.git_commit() is None
 
 
 def test_the_yardstick_is_not_charged_for_freeing_its_output():

@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 import quickjs
 
-from benchmark.report import write_reports
+from benchmark.output import publish_report as write_reports
 from benchmark.report import findings as findings_module
 from benchmark.report import plots as plots_module
 from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
 from benchmark.report.html import SORT_SCRIPT
 from benchmark.report.naming import headline_tokenizers, language_label, reference_language
 from benchmark.report.tables import all_rows_table, report_tables
+from benchmark.record import TimingSettings
 from benchmark.results import ROW_FIELDS, Results, load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
@@ -124,7 +125,7 @@ def test_skipped_rows_are_in_the_tables_not_in_the_plots(results, rendered):
         fig = plots_module.plot_premium(results)
     ax = fig.axes[0]
     shown = [text.get_text() for text in ax.get_legend().get_texts()]
-    reference = results.record.settings["reference"]
+    reference = results.record.settings.reference
     expected_bars = sum(
         1 for row in results.rows if row.tokenizer in shown and row.ok and row.language != reference
     )
@@ -153,7 +154,7 @@ def test_html_is_self_contained(rendered):
 
 def test_findings_name_the_most_expensive_language(results):
     findings = compute_findings(results)
-    reference = results.record.settings["reference"]
+    reference = results.record.settings.reference
     tiktoken_rows = [r for r in results.rows if r.family == "tiktoken" and r.ok and r.language != reference]
     worst = max(tiktoken_rows, key=lambda r: r.premium)
     # In this fixture the worst case under any tokenizer is a tiktoken one.
@@ -273,14 +274,20 @@ def test_families_still_improving_everywhere_share_one_sentence(results):
 
 
 def test_plots_of_an_earlier_render_do_not_stay(results, tmp_path):
-    plots = tmp_path / "plots"
-    plots.mkdir()
-    for name in PLOT_NAMES:
-        (plots / f"{name}.png").write_bytes(b"an earlier run")
-        (plots / f"{name}.svg").write_bytes(b"an earlier run")
-    (plots / "mine.png").write_bytes(b"not ours")
-    write_reports(results, tmp_path, plots=False)
-    assert sorted(p.name for p in plots.iterdir()) == ["mine.png"]  # only files we write are removed
+    out = tmp_path / "reports"
+    write_reports(results, out)
+    assert (out / "plots" / "premium.png").is_file()
+    write_reports(results, out, plots=False)  # the folder is replaced whole
+    assert not (out / "plots").exists()
+
+
+def test_a_folder_holding_other_files_is_not_replaced(results, tmp_path):
+    from benchmark.errors import BenchmarkError
+
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(BenchmarkError, match=r"holds files that are not part of a report \(notes.txt\)"):
+        write_reports(results, tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
 def test_a_malformed_row_is_named(tmp_path):
@@ -319,6 +326,7 @@ def test_results_that_run_could_not_have_written_are_refused(tmp_path, damage, m
 
 
 def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypatch):
+    tmp_path = tmp_path / "reports"
     write_reports(results, tmp_path, plots=False)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
@@ -330,6 +338,7 @@ def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypat
     with pytest.raises(RuntimeError, match="no display"):
         write_reports(smaller, tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert [p.name for p in tmp_path.parent.iterdir()] == ["reports"]  # no half-rendered sibling left
 
 
 def test_the_first_table_is_the_cost_in_tokens_per_sentence(results):
@@ -414,8 +423,8 @@ def test_the_methods_describe_only_what_the_run_did(results):
 
     from benchmark.report.markdown import methods_paragraph
 
-    settings = {**results.record.settings, "timing": {"repeats": 3, "warm_up": {
-        code: "dev split of flores200" for code in results.record.language_names}}}
+    settings = dataclasses.replace(results.record.settings, timing=TimingSettings(repeats=3, warm_up={
+        code: "dev split of flores200" for code in results.record.language_names}))
     full = Results(rows=results.rows, record=dataclasses.replace(results.record, settings=settings))
     text = methods_paragraph(full)
     assert "encodes the language's own dev split" in text and "Trained tokenizers learn from" in text
@@ -423,8 +432,9 @@ def test_the_methods_describe_only_what_the_run_did(results):
 
     # Only pretrained vocabularies, and a language with nothing to warm up on.
     rows = tuple(r for r in results.rows if r.family == "tiktoken")
-    warm_up = {**settings["timing"]["warm_up"], "kor_Hang": "none: timed cold (no dev split here)"}
-    record = dataclasses.replace(results.record, settings={**settings, "timing": {"repeats": 1, "warm_up": warm_up}})
+    warm_up = {**settings.timing.warm_up, "kor_Hang": "none: timed cold (no dev split here)"}
+    record = dataclasses.replace(results.record, settings=dataclasses.replace(
+        settings, timing=TimingSettings(repeats=1, warm_up=warm_up)))
     text = methods_paragraph(Results(rows=rows, record=record))
     assert "Trained tokenizers" not in text and "training text" not in text and "saw no text" not in text
     assert "hf/wordpiece" not in text
@@ -466,8 +476,8 @@ def test_the_methods_say_when_only_the_first_lines_were_measured(results):
 
     from benchmark.report.markdown import methods_paragraph
 
-    settings = {**results.record.settings, "max_sentences": 40, "measure_split": "devtest",
-                "corpus_dir": "corpora/flores200"}
+    settings = dataclasses.replace(results.record.settings, max_sentences=40, measure_split="devtest",
+                                   corpus_dir="corpora/flores200")
     capped = Results(rows=results.rows, record=dataclasses.replace(results.record, settings=settings))
     assert "(40 per language, the first 40 lines of the devtest split of corpora/flores200)" in methods_paragraph(capped)
 
@@ -485,6 +495,7 @@ def format_1(results: Results, tmp_path: Path) -> Results:
     import json
 
     raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    del raw["format"], raw["version"]
     raw["format_version"] = 1
     for row in raw["rows"]:
         del row["throughput_x_tiktoken"]
@@ -497,7 +508,7 @@ def format_1(results: Results, tmp_path: Path) -> Results:
 def test_the_fixture_was_timed_against_tiktoken(results):
     measured = [row for row in results.rows if row.ok]
     assert all(row.throughput_x_tiktoken > 0 for row in measured)
-    assert results.record.settings["timing"]["yardstick"] == "tiktoken/cl100k_base"
+    assert results.record.settings.timing.yardstick == "tiktoken/cl100k_base"
 
 
 def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clock(results, tmp_path):
@@ -598,7 +609,7 @@ def test_a_yardstick_ratio_must_be_positive(tmp_path):
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(BenchmarkError, match="row 1: throughput_x_tiktoken must be > 0"):
         load_results(path)
-    # A format 2 row without the column is malformed, not silently None.
+    # A format 3 row without the column is malformed, not silently None.
     del raw["rows"][0]["throughput_x_tiktoken"]
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(BenchmarkError, match="row 1"):

@@ -28,6 +28,19 @@ class Skipped:
     reason: str
     settings: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def status(self) -> str:
+        return f"skipped: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Failed(Skipped):
+    """A tokenizer that raised while it was trained or loaded: the run goes on without it."""
+
+    @property
+    def status(self) -> str:
+        return f"failed: {self.reason}"
+
 
 class Adapter:
     """One tokenizer behind the common interface. Subclasses set the attributes in __init__."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmark.adapters.base import Adapter, readable_bytes, sha256_hex
+from benchmark.errors import BenchmarkError
 
 FAMILY = "tiktoken"
 NAMES = ("cl100k_base", "o200k_base")
@@ -69,6 +70,26 @@ class TiktokenAdapter(EncodingAdapter):
         self.settings["pattern"] = encoding._pat_str
 
 
+def rank_file_patterns() -> tuple[str, ...]:
+    """Names of the patterns a bare tiktoken rank file can be split with (`benchmark.bpe.PATTERNS`,
+    minus "none": tiktoken needs a regex)."""
+    from benchmark.bpe.patterns import PATTERNS
+
+    return tuple(name for name, text in PATTERNS.items() if text is not None)
+
+
+def check_rank_file_pattern(pattern: str) -> str:
+    """The pattern's regex text, or a BenchmarkError naming the known names."""
+    from benchmark.bpe.patterns import PATTERNS
+
+    if pattern not in rank_file_patterns():
+        raise BenchmarkError(
+            f"unknown rank-file pattern {pattern!r}; use one of {', '.join(rank_file_patterns())}"
+        )
+    return PATTERNS[pattern]
+
+
+
 @lru_cache(maxsize=None)
 def rank_file_fingerprint(name: str) -> str:
     """sha256 of the uncompressed official rank file (shared with the bpe_openai adapter)."""
@@ -99,7 +120,6 @@ def from_rank_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
     """A tiktoken rank file (`<base64 token> <rank>` lines), split with a named pattern."""
     import tiktoken
 
-    from benchmark.adapters import check_rank_file_pattern
     from benchmark.bpe.openai_ranks import parse_rank_file
 
     pattern_text = check_rank_file_pattern(pattern)

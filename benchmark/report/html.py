@@ -7,6 +7,7 @@ clicking a column header.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 from collections.abc import Sequence
 
@@ -125,8 +126,9 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
     record_items = [("Date", record.date)]
     if record.package_versions:
         record_items.append(("Packages", ", ".join(f"{k} {v}" for k, v in sorted(record.package_versions.items()))))
-    if record.machine:
-        record_items.append(("Machine", ", ".join(f"{k}: {v}" for k, v in sorted(record.machine.items()))))
+    machine = {k: v for k, v in dataclasses.asdict(record.machine).items() if v is not None}
+    if machine:
+        record_items.append(("Machine", ", ".join(f"{k}: {v}" for k, v in sorted(machine.items()))))
     if record.corpus_checksums:
         record_items.append(("Corpus files", f"{len(record.corpus_checksums)} (their SHA-256 sums are in results.json)"))
     record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)

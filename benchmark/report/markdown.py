@@ -13,7 +13,6 @@ from benchmark.report.naming import (
     language_label,
     ordered_languages,
     reference_language,
-    timing_settings,
 )
 from benchmark.report.plots import PlotInfo, caption_of
 from benchmark.report.tables import report_tables, to_markdown
@@ -29,9 +28,9 @@ def run_summary(results: Results) -> str:
     n_never = len({row.tokenizer for row in results.rows}) - n_tokenizers
     skipped = f" ({n_never} more skipped on every language)" if n_never else ""
     machine = record.machine
-    where = ", ".join(str(machine[k]) for k in ("platform", "processor") if machine.get(k))
-    cpus = f", {machine['cpu_count']} CPUs" if machine.get("cpu_count") else ""
-    quick = " (quick run)" if record.settings.get("quick") else ""
+    where = ", ".join(str(value) for value in (machine.platform, machine.processor) if value)
+    cpus = f", {machine.cpu_count} CPUs" if machine.cpu_count else ""
+    quick = " (quick run)" if record.settings.quick else ""
     return (
         f"Run of {record.date}{quick}: {n_tokenizers} tokenizers measured{skipped}, {n_sentences:,} sentences per "
         f"language ({languages}); machine: {where or 'unknown'}{cpus}."
@@ -44,24 +43,23 @@ def methods_paragraph(results: Results) -> str:
     settings = results.record.settings
     reference = reference_language(results)
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
-    measure_split = settings.get("measure_split", "devtest")
-    train_split = settings.get("train_split", "dev")
-    premium = settings.get("premium") if isinstance(settings.get("premium"), dict) else {}
-    timing = timing_settings(results)
-    resamples = f"{premium['n_resamples']:,} resamples, " if premium.get("n_resamples") else ""
-    seed = f"seed {premium['seed']}" if premium.get("seed") is not None else "seeded"
-    n_repeats = timing.get("repeats")
+    measure_split = settings.measure_split or "devtest"
+    train_split = settings.train_split or "dev"
+    premium = settings.premium
+    resamples = f"{premium.n_resamples:,} resamples, " if premium.n_resamples else ""
+    seed = f"seed {premium.seed}" if premium.seed is not None else "seeded"
+    n_repeats = settings.timing.repeats
     repeats = ("one timed pass" if n_repeats == 1 else f"the median of {n_repeats} timed repeats" if n_repeats
                else "the median of repeats")
-    train_lines = settings.get("n_train_lines_per_language")
+    train_lines = settings.n_train_lines_per_language
     train_share = f"{train_lines:,} lines per language" if train_lines else "an equal share per language"
-    corpus_dir = settings.get("corpus_dir")
+    corpus_dir = settings.corpus_dir
     of_corpus = f" of {corpus_dir}" if corpus_dir else ""
     measured_text = f"every line{of_corpus}" if measure_split == "all" else f"the {measure_split} split{of_corpus}"
-    if isinstance(settings.get("max_sentences"), int):  # --max-sentences or --quick: only the first lines
-        measured_text = (f"the first {settings['max_sentences']:,} lines of {measured_text}" if measure_split != "all"
-                         else f"the first {settings['max_sentences']:,} lines{of_corpus}")
-    train_dir = settings.get("train_corpus_dir")
+    if settings.max_sentences is not None:  # --max-sentences or --quick: only the first lines
+        measured_text = (f"the first {settings.max_sentences:,} lines of {measured_text}" if measure_split != "all"
+                         else f"the first {settings.max_sentences:,} lines{of_corpus}")
+    train_dir = settings.train_corpus_dir
     train_text = "the training text" if train_split == "all" else f"the {train_split} split"
     if train_dir:
         train_text += f" of {train_dir}"
@@ -74,7 +72,7 @@ def methods_paragraph(results: Results) -> str:
         f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
     )
     if trained_families(results):
-        names = [language_label(results, code) for code in settings.get("train_languages", ())]
+        names = [language_label(results, code) for code in settings.train_languages]
         of_languages = f", in {join_words(names)}" if names else ""
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
@@ -106,7 +104,7 @@ def _yardstick(results: Results) -> str:
 
 def _warm_up(results: Results) -> str:
     """What each repeat encodes before the timed pass, from the run record's per-language sources."""
-    sources = timing_settings(results).get("warm_up")
+    sources = results.record.settings.timing.warm_up
     empty_cache = "each repeat first empties the encoder's cache and encodes"
     if not isinstance(sources, dict) or not sources:
         return f"{empty_cache} the language's dev split, so no measured sentence is cached."
@@ -115,7 +113,7 @@ def _warm_up(results: Results) -> str:
     sentence = ""
     if warm:
         # "dev split of <corpus>" (the corpus's own), "<split> split of <training corpus> (<code>)" (borrowed)
-        corpus = results.record.settings.get("corpus")
+        corpus = results.record.settings.corpus
         own = all(
             source == f"dev split of {corpus}" or (str(source).startswith("dev split of ") and not str(source).endswith(")"))
             for source in warm.values()
@@ -140,20 +138,20 @@ def training_overlap(results: Results) -> str:
     whole sentences, each followed by a space (empty for a record that did not check)."""
     settings = results.record.settings
     sentences = []
-    counterpart = settings.get("train_language_of") or {}
+    counterpart = settings.train_language_of or {}
     unseen = [code for code in ordered_languages(results) if code in counterpart and counterpart[code] is None]
     if unseen:
         names = ", ".join(language_label(results, code) for code in unseen)
         sentences.append(f"They saw no text at all in {names}: the training corpus has no such language, so "
                          "their figures there are for a language they never learnt.")
-    found = settings.get("n_measured_lines_in_training")
+    found = settings.n_measured_lines_in_training
     if isinstance(found, dict):
         overlap = {code: n for code, n in found.items() if n}
         if not overlap:
             sentences.append("No measured sentence occurs in the training text (checked line by line).")
         else:
             counts = ", ".join(f"{language_label(results, code)} {n:,}" for code, n in overlap.items())
-            limit = settings.get("max_share_measured_in_training")
+            limit = settings.max_share_measured_in_training
             refused = f"; a run is refused above {limit:.0%} of a language" if isinstance(limit, (int, float)) else ""
             sentences.append(f"Measured sentences that also occur word for word in the training text (checked "
                              f"line by line{refused}): {counts}.")

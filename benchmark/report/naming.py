@@ -9,32 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from benchmark.adapters.families import family_name, family_rank, families_of_kind  # noqa: F401 (re-exported for the renderers)
 from benchmark.results import ResultRow, Results
 
-# The order families appear in, in tables and legends: the fixed vocabularies people compare
-# against first, then the tokenizers trained here, then anything a user added from a file.
-FAMILY_ORDER = (
-    "tiktoken",
-    "bpe_openai",
-    "bpe-openai",
-    "bpe",
-    "hf-bpe",
-    "sentencepiece-unigram",
-    "hf-wordpiece",
-)
-FAMILY_NAMES = {
-    "tiktoken": "tiktoken (OpenAI)",
-    "bpe_openai": "bpe-openai (OpenAI ranks, Rust encoder)",
-    "bpe-openai": "bpe-openai (OpenAI ranks, Rust encoder)",
-    "bpe": "our byte-level BPE",
-    "hf-bpe": "HF byte-level BPE",
-    "sentencepiece-unigram": "SentencePiece Unigram",
-    "hf-wordpiece": "HF WordPiece",
-}
 # The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
-OPENAI_FAMILIES = ("tiktoken", "bpe_openai", "bpe-openai")
+OPENAI_FAMILIES = ("tiktoken", "bpe_openai")
 # Families whose vocabulary is trained here at each size of the sweep.
-TRAINED_FAMILIES = ("bpe", "hf-bpe", "sentencepiece-unigram", "hf-wordpiece")
+TRAINED_FAMILIES = families_of_kind("trained")
 # Below this share of exact round trips, a tokenizer's count is of text it changed (spaces dropped,
 # words turned into [UNK]): the findings leave it out, the plots hatch it, the tables mark it.
 LOSSLESS_SHARE = 0.99
@@ -44,14 +25,6 @@ LOSSY_MARK = "†"  # dagger, after a table cell counted on changed text
 def is_lossy(row: ResultRow) -> bool:
     """True when `row`'s tokenizer gave back under `LOSSLESS_SHARE` of the sentences."""
     return row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
-
-
-def family_rank(family: str) -> int:
-    return FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER)
-
-
-def family_name(family: str) -> str:
-    return FAMILY_NAMES.get(family, family)
 
 
 def tokenizer_sort_key(row_or_meta: ResultRow | tuple[str, str, int]) -> tuple:
@@ -72,7 +45,7 @@ def ordered_languages(results: Results) -> list[str]:
     """The reference first, then the run's language order (or code order for unknown ones)."""
     present = {row.language for row in results.rows}
     reference = reference_language(results)
-    wanted = [code for code in results.record.settings.get("languages", []) if code in present]
+    wanted = [code for code in results.record.settings.languages if code in present]
     wanted += sorted(present - set(wanted))
     if reference in wanted:
         wanted.remove(reference)
@@ -81,7 +54,7 @@ def ordered_languages(results: Results) -> list[str]:
 
 
 def reference_language(results: Results) -> str:
-    reference = results.record.settings.get("reference")
+    reference = results.record.settings.reference
     if reference:
         return str(reference)
     codes = {row.language for row in results.rows}
@@ -197,15 +170,9 @@ def fmt_times(value: float | None) -> str:
     return f"{value:#.2g}".rstrip(".") + "x"
 
 
-def timing_settings(results: Results) -> dict:
-    """The run record's settings.timing ({} for a record without it)."""
-    timing = results.record.settings.get("timing")
-    return timing if isinstance(timing, dict) else {}
-
-
 def repeats_phrase(results: Results) -> str:
     """"median of 3 repeats", "one timed pass", or "median of repeats" for a record without the count."""
-    repeats = timing_settings(results).get("repeats")
+    repeats = results.record.settings.timing.repeats
     if repeats == 1:
         return "one timed pass"
     return f"median of {repeats} repeats" if isinstance(repeats, int) else "median of repeats"
@@ -213,13 +180,13 @@ def repeats_phrase(results: Results) -> str:
 
 def has_yardstick_row(results: Results) -> bool:
     """Whether the yardstick the record names was itself measured (timed against itself)."""
-    yardstick = timing_settings(results).get("yardstick")
+    yardstick = results.record.settings.timing.yardstick
     return any(row.ok and row.tokenizer == yardstick for row in results.rows)
 
 
 def clock_name(results: Results) -> str:
     """"CPU" or "wall-clock": the clock the run's timings were taken with (format 1 runs: the wall)."""
-    clock = timing_settings(results).get("clock")
+    clock = results.record.settings.timing.clock
     return "CPU" if isinstance(clock, str) and clock.startswith("CPU") else "wall-clock"
 
 

@@ -22,9 +22,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmark.measure import RUN_CLOCK, RUN_CLOCK_NAME, YARDSTICK_ID  # noqa: E402
-from benchmark.results import ResultRow, Results, RunRecord, save_results  # noqa: E402
-from benchmark.timing import measure_throughput  # noqa: E402
+from benchmark.record import MachineInfo, RunRecord, RunSettings, TimingSettings, TokenizerEntry  # noqa: E402
+from benchmark.results import ResultRow, Results, save_results  # noqa: E402
+from benchmark.run import YARDSTICK_ID  # noqa: E402
+from benchmark.timing import RUN_CLOCK, RUN_CLOCK_NAME, measure_throughput  # noqa: E402
 
 LANGUAGES = {
     "eng_Latn": "English",
@@ -85,7 +86,7 @@ def openai_tok(prefix: str, name: str) -> Tok:
     enc = bpe_openai.get_encoding(name)
     return Tok(
         f"{prefix}/{name}",
-        "tiktoken" if prefix == "tiktoken" else "bpe-openai",
+        prefix,
         enc.n_vocab,
         enc.encode_ordinary,
         enc.decode,
@@ -219,8 +220,8 @@ def main() -> None:
 
     yardstick = toks[0].encode  # tiktoken cl100k_base, as `run` times every tokenizer against it
     rows: list[ResultRow] = []
-    examples: dict[str, dict[str, list[str]]] = {code: {} for code in LANGUAGES}
-    tokenizers: dict[str, dict] = {}
+    examples: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in LANGUAGES}
+    tokenizers: dict[str, TokenizerEntry] = {}
     for tok in toks:
         per_sentence = {code: np.array([len(tok.encode(s)) for s in lines]) for code, lines in measure.items()}
         for code, lines in measure.items():
@@ -253,22 +254,22 @@ def main() -> None:
                 embedding_params=tok.vocab_size * 768,
                 status="ok",
             ))
-            examples[code][tok.tid] = tok.pieces(tok.encode(lines[EXAMPLE_LINE]))
-        tokenizers[tok.tid] = {"family": tok.family, "vocab_size": tok.vocab_size,
-                               "fingerprint": f"fixture-{tok.tid}", "settings": {}, "status": "ok"}
+            examples[code][tok.tid] = tuple(tok.pieces(tok.encode(lines[EXAMPLE_LINE])))
+        tokenizers[tok.tid] = TokenizerEntry(family=tok.family, vocab_size=tok.vocab_size,
+                                             fingerprint=f"fixture-{tok.tid}", status="ok")
     for tid, (family, size, reason) in failed.items():
         for code in LANGUAGES:
             rows.append(skipped_row(tid, family, size, code, reason))
-        tokenizers[tid] = {"family": family, "vocab_size": size, "fingerprint": "", "settings": {},
-                           "status": f"skipped: {reason}"}
+        tokenizers[tid] = TokenizerEntry(family=family, vocab_size=size, fingerprint=None,
+                                         status=f"skipped: {reason}")
 
     record = RunRecord(
         date="2025-01-01T00:00:00Z",
-        settings={"languages": list(LANGUAGES), "reference": REFERENCE, "vocab_sizes": list(VOCAB_SIZES),
-                  "n_sentences": N_MEASURE, "quick": True, "seed": 0, "fixture": True,
-                  "timing": {"repeats": 3, "clock": RUN_CLOCK_NAME, "yardstick": YARDSTICK_ID}},
+        settings=RunSettings(languages=tuple(LANGUAGES), reference=REFERENCE, vocab_sizes=VOCAB_SIZES,
+                             n_sentences={code: N_MEASURE for code in LANGUAGES}, quick=True,
+                             timing=TimingSettings(repeats=3, clock=RUN_CLOCK_NAME, yardstick=YARDSTICK_ID)),
         package_versions={"python": platform.python_version()},
-        machine={"platform": "fixture", "cpu_count": 2},
+        machine=MachineInfo(platform="fixture", cpu_count=2),
         corpus_checksums={},
         tokenizers=tokenizers,
         examples=examples,

@@ -1,0 +1,48 @@
+"""The one table of tokenizer families: the `family` column's values, how a report names them, and
+in which order tables and legends list them.
+
+Plain data, no imports: the report reads it as well as the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Family:
+    family: str  # the `family` column of a result row
+    display_name: str  # how reports name it
+    kind: str  # "production" (a vendor's fixed vocabulary), "trained" (here, at each size) or "file"
+
+
+# In report order: the fixed vocabularies people compare against first, then the tokenizers trained
+# here, then anything a user added from a file.
+FAMILIES: tuple[Family, ...] = (
+    Family("tiktoken", "tiktoken (OpenAI)", "production"),
+    Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", "production"),
+    Family("bpe", "our byte-level BPE", "trained"),
+    Family("hf-bpe", "HF byte-level BPE", "trained"),
+    Family("sentencepiece-unigram", "SentencePiece Unigram", "trained"),
+    Family("hf-wordpiece", "HF WordPiece", "trained"),
+    Family("file-bpe", "our BPE model file", "file"),
+    Family("file-tiktoken", "tiktoken rank file", "file"),
+    Family("file-sentencepiece", "SentencePiece model file", "file"),
+    Family("file-hf", "HF tokenizer.json file", "file"),
+)
+FAMILY_BY_NAME: dict[str, Family] = {f.family: f for f in FAMILIES}
+
+
+def family_rank(family: str) -> int:
+    """Position in report order; a family this table does not know comes last."""
+    names = [f.family for f in FAMILIES]
+    return names.index(family) if family in names else len(names)
+
+
+def family_name(family: str) -> str:
+    known = FAMILY_BY_NAME.get(family)
+    return known.display_name if known else family
+
+
+def families_of_kind(kind: str) -> tuple[str, ...]:
+    return tuple(f.family for f in FAMILIES if f.kind == kind)

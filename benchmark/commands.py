@@ -1,0 +1,263 @@
+"""What each verb does, as a plain typed function (the CLI only parses and calls these).
+
+    run      measure every tokenizer on every language, write reports/
+    train    train (or read from the cache) the trained tokenizers, print their sizes and times
+    encode   show how one sentence splits in each tokenizer: Once | upon | a | time
+    list     the tokenizers and corpora this program knows
+    report   render reports/ again from a saved results.json, without measuring
+
+Each returns the process's exit status; output goes to `out` (stdout by default), warnings and
+progress to stderr. A `BenchmarkError` is the user's to fix: the CLI prints it as one line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from benchmark.errors import BenchmarkError
+
+DEFAULT_OUTPUT = Path("reports")
+EXIT_OK, EXIT_SOME_FAILED = 0, 1
+
+
+def make_config(*, quick: bool = False, languages: Sequence[str] | None = None, reference: str | None = None,
+                vocab_sizes: Sequence[int] | None = None, tokenizers: Sequence[str] | None = None,
+                tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
+                corpus: Path | None = None, train_corpus: Path | None = None, max_sentences: int | None = None,
+                repeats: int | None = None, cache_dir: Path | None = None, retrain: bool = False):
+    """The options as a `RunConfig`: `quick` changes the defaults, an option given wins."""
+    from benchmark.plan import RunConfig
+
+    values = {
+        "languages": tuple(languages) if languages else None,
+        "reference": reference,
+        "vocab_sizes": tuple(vocab_sizes) if vocab_sizes else None,
+        "tokenizers": tuple(tokenizers) if tokenizers else None,
+        "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
+        "tokenizer_file_pattern": tokenizer_file_pattern,
+        "corpus_dir": Path(corpus) if corpus else None,
+        "train_corpus_dir": Path(train_corpus) if train_corpus else None,
+        "max_sentences": max_sentences,
+        "repeats": repeats,
+        "cache_dir": Path(cache_dir) if cache_dir else None,
+        "retrain": retrain,
+    }
+    if quick:
+        return RunConfig.quick_defaults(**values)
+    return RunConfig(**{k: v for k, v in values.items() if v is not None})
+
+
+def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progress: bool | None = None,
+            out: TextIO | None = None) -> int:
+    """Measure, then publish results.json and the reports in `output` (the old report stays whole
+    until the new one is complete). Exit status 1 when a tokenizer failed on some language."""
+    from benchmark.output import ReportInterrupted, check_output_folder
+    from benchmark.plan import plan_run
+    from benchmark.progress import progress_enabled
+    from benchmark.run import n_failed_tokenizers, run_benchmark
+
+    out = out or sys.stdout
+    output = Path(output)
+    check_output_folder(output)  # before minutes of measuring, not after
+    started = time.perf_counter()
+    plan = plan_run(config)
+    if plan.trains:
+        _check_cache_writable(config.cache_dir)
+    show = progress_enabled() if progress is None else progress
+    try:
+        results = run_benchmark(plan, config, show_progress=show)
+    except KeyboardInterrupt:
+        holds = "the previous report, whole" if (output / "results.json").is_file() else "no report"
+        raise ReportInterrupted(f"interrupted while measuring: {output} still holds {holds}") from None
+    if not any(row.ok for row in results.rows):
+        # A report of nothing would still print findings; better to say why and write nothing.
+        reasons = sorted({f"{row.tokenizer}: {row.status}" for row in results.rows})
+        raise BenchmarkError("nothing was measured, every tokenizer was skipped or failed: " + "; ".join(reasons[:4])
+                             + (f"; and {len(reasons) - 4} more" if len(reasons) > 4 else ""))
+    never_learnt = [code for code, source in (results.record.settings.train_language_of or {}).items()
+                    if source is None]
+    if never_learnt and plan.trains:
+        print(f"warning: the training corpus has no {', '.join(never_learnt)}: the trained tokenizers are "
+              "measured on a language they never learnt (the report says so too)", file=sys.stderr)
+    written = _publish(results, output, plots=plots, show_progress=show)
+    n_ok = sum(row.ok for row in results.rows)
+    n_failed = sum(row.failed for row in results.rows)
+    n_skipped = len(results.rows) - n_ok - n_failed
+    print(f"{n_ok} rows measured, {n_skipped} skipped, {n_failed} failed, in {time.perf_counter() - started:.1f} s; "
+          f"wrote {len(written)} files to {output}/", file=out)
+    failed = n_failed_tokenizers(results)
+    if failed:
+        print(f"{failed} tokenizer{'s' if failed > 1 else ''} failed on some language: see the status column "
+              f"of {output / 'results.csv'}", file=out)
+        return EXIT_SOME_FAILED
+    return EXIT_OK
+
+
+def _check_cache_writable(cache_dir: Path | None) -> None:
+    """The training cache must take new models: found now, not after minutes of training."""
+    from benchmark.adapters import default_cache_dir
+
+    root = Path(cache_dir) if cache_dir else default_cache_dir()
+    existing = root
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        why = "is not a folder" if not existing.is_dir() else "is not writable"
+        raise BenchmarkError(f"{root}: cannot cache trained tokenizers there ({existing} {why}); "
+                             "choose another folder with --cache-dir")
+
+
+def _publish(results, output: Path, *, plots: bool, show_progress: bool,
+             results_file: Path | None = None) -> list[Path]:
+    """`output.publish_report`; a renderer's own failure keeps the measurements beside the folder."""
+    from benchmark.output import publish_report
+    from benchmark.results import save_results
+
+    try:
+        return publish_report(results, output, plots=plots, results_file=results_file, show_progress=show_progress)
+    except (KeyboardInterrupt, BenchmarkError, OSError):
+        raise
+    except Exception as exc:  # a renderer's own failure (matplotlib, a font): the measurements are safe
+        if results_file is not None:
+            saved = f"{output} is as it was"
+            again = f"--results {results_file}"
+        else:
+            kept = output.parent / f"{output.name}-unrendered-results.json"
+            save_results(results, kept)
+            saved = f"the measurements are saved in {kept} and {output} is as it was"
+            again = f"--results {kept} --output {output}"
+        hint = " (or add --no-plots)" if plots else ""
+        raise BenchmarkError(f"{saved}, but the reports could not be rendered ({type(exc).__name__}: {exc}); "
+                             f"render them again with `python -m benchmark report {again}`{hint}") from exc
+
+
+def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
+               plots: bool = True, out: TextIO | None = None) -> int:
+    """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
+    from benchmark.output import check_output_folder
+    from benchmark.progress import progress_enabled
+    from benchmark.results import load_results
+
+    out = out or sys.stdout
+    results_path = Path(results_path)
+    results = load_results(results_path)
+    output = Path(output) if output is not None else results_path.parent
+    check_output_folder(output)
+    # Copied into the new folder before the swap, so one inside the folder being replaced is fine.
+    written = _publish(results, output, plots=plots, show_progress=progress_enabled(), results_file=results_path)
+    print(f"wrote {len(written)} files to {output}/", file=out)
+    return EXIT_OK
+
+
+def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None) -> int:
+    """Train the trained tokenizers into the cache (and `save_dir`, if given); print a table."""
+    from benchmark.adapters import PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, select_ids
+    from benchmark.plan import plan_training
+
+    out = out or sys.stdout
+    ids = [i for i in select_ids(config.tokenizers, config.vocab_sizes) if i not in PRETRAINED]
+    if not ids:
+        raise BenchmarkError("nothing to train: --tokenizers selects only pretrained tokenizers")
+    _check_cache_writable(config.cache_dir)
+    training = plan_training(config)
+    cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
+                          enabled=not config.retrain)
+    built = build_tokenizers(ids, training, cache, on_step=lambda label: print(label, file=sys.stderr))
+    print(f"{'tokenizer':<28} {'vocab_size':>10} {'train_seconds':>13}  status", file=out)
+    for tokenizer in built:
+        if isinstance(tokenizer, Skipped):
+            print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  {tokenizer.status}", file=out)
+            continue
+        print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {tokenizer.train_seconds:>13.2f}  ok", file=out)
+        if save_dir is not None:
+            path = Path(save_dir) / (tokenizer.id.replace("/", "_") + tokenizer.file_suffix)
+            tokenizer.save(path)
+    print(f"cache: {cache.root}", file=out)
+    return EXIT_SOME_FAILED if any(t.status.startswith("failed") for t in built if isinstance(t, Skipped)) else EXIT_OK
+
+
+def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None = None) -> int:
+    """Print `text` split at token boundaries under each tokenizer; a tokenizer that raises on it
+    is one line naming why."""
+    from benchmark.adapters import (
+        PRETRAINED, Skipped, TrainingCache, build_tokenizers, check_tokenizer_files, default_cache_dir, file_id,
+        load_tokenizer_file, select_ids,
+    )
+    from benchmark.errors import one_line
+    from benchmark.plan import plan_training
+
+    out = out or sys.stdout
+    if not text:
+        raise BenchmarkError("encode needs a non-empty text, e.g. `python -m benchmark encode \"Once upon a time\"`")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # A command-line argument that is not valid UTF-8 arrives with its bad bytes as surrogates.
+        raise BenchmarkError(
+            f"the text is not valid UTF-8 (character {exc.start}: {text[exc.start:exc.end]!r}); pass UTF-8 text"
+        ) from None
+    check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
+    files = {file_id(p): Path(p) for p in config.tokenizer_files}
+    ids = select_ids(config.tokenizers, config.vocab_sizes, list(files))
+    # The user's files before any training: a damaged one fails in seconds.
+    from_files = {i: load_tokenizer_file(files[i], pattern=config.tokenizer_file_pattern) for i in ids if i in files}
+    library_ids = [i for i in ids if i not in files]
+    training = plan_training(config) if any(i not in PRETRAINED for i in library_ids) else None
+    cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir())
+    built = dict(zip(library_ids, build_tokenizers(library_ids, training, cache))) if library_ids else {}
+    built.update(from_files)
+    width = max((len(i) for i in ids), default=0)
+    status = EXIT_OK
+    for tokenizer_id in ids:
+        tokenizer = built[tokenizer_id]
+        if isinstance(tokenizer, Skipped):
+            print(f"{tokenizer.id:<{width}}     -  {tokenizer.status}", file=out)
+            status = EXIT_SOME_FAILED if tokenizer.status.startswith("failed") else status
+            continue
+        try:
+            split = tokenizer.token_strings(text)
+        except Exception as exc:  # this tokenizer cannot take this text: say so, show the others
+            print(f"{tokenizer.id:<{width}}     -  failed: {one_line(exc)}", file=out)
+            status = EXIT_SOME_FAILED
+            continue
+        shown = separator.join(piece.replace("\n", "\\n") for piece in split)
+        print(f"{tokenizer.id:<{width}} {len(split):>5}  {shown}", file=out)
+    return status
+
+
+def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
+    """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
+    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TRAINED, TrainingCache, default_cache_dir
+    from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, load_corpus
+
+    out = out or sys.stdout
+    root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
+    loaded = load_corpus(root)  # first: a bad folder is an error, not a listing cut short
+    print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
+    entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split")
+               for family in TRAINED]
+    entries += [(tokenizer_id, "pretrained, offline") for tokenizer_id in PRETRAINED]
+    entries.append(("file/<name>", "--tokenizer-file: HF tokenizer.json, SentencePiece .model, tiktoken ranks, "
+                                   "our model JSON"))
+    width = max(len(name) for name, _ in entries)
+    for name, what in entries:
+        print(f"  {name:<{width}}  {what}", file=out)
+    print(f"\nCorpus {loaded.name} ({root}):", file=out)
+    codes = loaded.languages
+    code_width = max((len(code) for code in codes), default=0)
+    name_width = max((len(language_name(code)) for code in codes), default=0)
+    for code in codes:
+        counts = ", ".join(f"{split} {len(loaded.lines(split, code))} lines" for split in loaded.splits)
+        print(f"  {code:<{code_width}}  {language_name(code):<{name_width}}  {counts}", file=out)
+    cache_root = Path(cache_dir) if cache_dir else default_cache_dir()
+    print(f"\nCache of trained tokenizers: {cache_root}", file=out)
+    held = TrainingCache(cache_root).entries()
+    if not held:
+        print("  (empty: `run` or `train` fills it)", file=out)
+    for family, n in held.items():
+        print(f"  {family:<{width}}  {n} entr{'y' if n == 1 else 'ies'}", file=out)
+    return EXIT_OK

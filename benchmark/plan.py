@@ -1,0 +1,266 @@
+"""What a run will do: `RunConfig` (the options) -> `Plan` (corpora, languages, texts, tokenizer ids).
+
+The protocol decided here:
+- Trained tokenizers learn from the training corpus's `dev` split (the bundled FLORES-200 unless
+  `--train-corpus`), all selected languages together, an equal share each: the same number of
+  lines per language. The corpus is parallel, so equal lines means equal content; equal bytes
+  would instead give scripts with more bytes per sentence fewer sentences.
+- Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
+  while training stays on the other corpus): no measurement sees training text. That is checked
+  line by line, not assumed from folder names: a run with trained tokenizers is refused if more
+  than 5% of a language's measured lines are training text, and the report counts the few others.
+- A user corpus trains (and, without a dev split, warms up) on the training corpus's counterpart
+  of each language: the same code or the same language part (`eng` -> `eng_Latn`). Languages
+  without one leave the training to the others; if none has one, all training languages are used.
+- Throughput is timed after a warm-up on the language's `dev` split, so the timed text is
+  unseen; a language with neither a dev split nor a counterpart is timed cold.
+
+Everything is resolved once, here: the tokenizer ids, whether anything is trained, the texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from benchmark.adapters import (
+    DEFAULT_VOCAB_SIZES,
+    TrainingText,
+    check_tokenizer_files,
+    file_id,
+    is_trained_id,
+    select_ids,
+)
+from benchmark.corpora import (
+    BUNDLED_CORPUS_DIR,
+    ENGLISH_CODES,
+    ISO_639_1,
+    Corpus,
+    english_code,
+    list_corpus_languages,
+    load_corpus,
+)
+from benchmark.errors import BenchmarkError
+
+QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
+QUICK_VOCAB_SIZES = (1024, 4096)
+TIMED_REPEATS = 3  # timed repeats per tokenizer and language (`run --repeats`)
+# Above this share of a language's measured lines found word for word in the training text, a run
+# with trained tokenizers is refused: that is measuring on training data. Below it (a few common
+# lines such as "Yes." in two unrelated corpora) the report gives the count.
+MAX_SHARE_MEASURED_IN_TRAINING = 0.05
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that decides the numbers of a run (the CLI's options, unpacked)."""
+
+    languages: tuple[str, ...] | None = None  # None: every language of the corpus
+    reference: str | None = None  # None: the corpus's English code
+    vocab_sizes: tuple[int, ...] = DEFAULT_VOCAB_SIZES
+    tokenizers: tuple[str, ...] | None = None  # ids or patterns; None: all
+    tokenizer_files: tuple[Path, ...] = ()
+    tokenizer_file_pattern: str = "cl100k"  # pre-tokeniser regex for bare tiktoken rank files
+    corpus_dir: Path | None = None  # None: the bundled FLORES-200
+    train_corpus_dir: Path | None = None  # None: the bundled FLORES-200
+    max_sentences: int | None = None  # cap on lines per language (training and measuring)
+    repeats: int = TIMED_REPEATS
+    cache_dir: Path | None = None  # None: default_cache_dir()
+    retrain: bool = False
+    quick: bool = False
+
+    @classmethod
+    def quick_defaults(cls, **overrides: Any) -> RunConfig:
+        values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run will do, resolved from the config: corpora, languages, texts, tokenizer ids."""
+
+    corpus: Corpus
+    train_corpus: Corpus
+    languages: tuple[str, ...]
+    reference: str
+    train_languages: tuple[str, ...]
+    train_language_of: dict[str, str | None]  # measured language -> its counterpart in the training corpus
+    measure_texts: dict[str, tuple[str, ...]]
+    warm_texts: dict[str, tuple[str, ...]]
+    warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
+    training: TrainingText
+    tokenizer_ids: tuple[str, ...]
+    trains: bool  # whether any tokenizer of the run is trained by this program
+    # measured language -> how many of its measured lines occur, word for word, in the training text
+    n_measured_in_training: dict[str, int]
+
+
+def corpus_root(path: Path | None) -> Path:
+    return Path(path) if path is not None else BUNDLED_CORPUS_DIR
+
+
+def display_path(path: Path) -> str:
+    """The bundled corpus as a repository path (same on every machine), a user's as given."""
+    try:
+        return str(Path(path).resolve().relative_to(BUNDLED_CORPUS_DIR.parent.parent))
+    except ValueError:
+        return str(path)
+
+
+def resolve_languages(root: Path, languages: Sequence[str] | None,
+                      reference: str | None) -> tuple[tuple[str, ...] | None, str]:
+    """The languages to load (the reference is always measured: the premium needs it)."""
+    available = list_corpus_languages(root)  # a folder it cannot load raises load_corpus's own error
+    if reference is None:
+        reference = english_code(available)
+        if reference is None:
+            raise BenchmarkError(
+                f"{root}: no English file ({', '.join(ENGLISH_CODES)}, in any case) to measure the premium "
+                f"against; pick one of {', '.join(available) or '(none found)'} with --reference CODE"
+            )
+    elif reference not in available:
+        raise BenchmarkError(
+            f"{root}: unknown reference language {reference!r}; this corpus has {', '.join(available)}"
+        )
+    if languages is None:
+        return None, reference
+    selected = list(dict.fromkeys(languages))
+    if reference not in selected:
+        selected.insert(0, reference)
+    return tuple(selected), reference
+
+
+def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str, str]:
+    """Each code's counterpart among `available`: the same code, else the one code with the same
+    language part, the part before "_" in any case, a two-letter code read as its three-letter one
+    (`eng` -> `eng_Latn`, `eng_Latf` -> `eng_Latn`, `ru` -> `rus_Cyrl`). A code with no
+    counterpart, or with several (`zho` -> `zho_Hans`, `zho_Hant`), is left out.
+
+    >>> match_languages(["eng", "ru", "hin"], ["eng_Latn", "rus_Cyrl"])
+    {'eng': 'eng_Latn', 'ru': 'rus_Cyrl'}
+    """
+
+    def language_part(code: str) -> str:
+        part = code.split("_")[0].lower()
+        return ISO_639_1.get(part, part)
+
+    matched = {}
+    for code in codes:
+        if code in available:
+            matched[code] = code
+            continue
+        base = language_part(code)
+        candidates = [other for other in available if language_part(other) == base]
+        if len(candidates) == 1:
+            matched[code] = candidates[0]
+    return matched
+
+
+def training_text(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> TrainingText:
+    """The lines trained tokenizers learn from: the training split of `languages`, the same
+    number of lines from each (parallel lines: the same content)."""
+    split = train_corpus.train_split
+    n_train = min(len(train_corpus.lines(split, code)) for code in languages)
+    if max_sentences is not None:
+        n_train = min(n_train, max_sentences)
+    return TrainingText.of({code: train_corpus.lines(split, code)[:n_train] for code in languages})
+
+
+def plan_training(config: RunConfig) -> TrainingText:
+    """Only the training text, for verbs that train or load trained tokenizers without measuring
+    (`train`, `encode`): `config.languages` are matched in the training corpus (`eng` finds
+    `eng_Latn`), all of its languages when None."""
+    root = corpus_root(config.train_corpus_dir)
+    available = list_corpus_languages(root)
+    languages = None
+    if config.languages is not None:
+        matched = match_languages(config.languages, available)
+        unknown = [code for code in config.languages if code not in matched]
+        if unknown:
+            raise BenchmarkError(f"{root}: unknown language code {unknown[0]!r}; this corpus has {', '.join(available)}")
+        languages = tuple(dict.fromkeys(matched.values()))
+    corpus = load_corpus(root, languages)
+    return training_text(corpus, corpus.languages, config.max_sentences)
+
+
+def plan_run(config: RunConfig) -> Plan:
+    root = corpus_root(config.corpus_dir)
+    load_languages, reference = resolve_languages(root, config.languages, config.reference)
+    # Seconds, not minutes: a missing or unreadable tokenizer file fails before any corpus is read.
+    check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
+    ids = tuple(select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files]))
+    trains = any(is_trained_id(i) for i in ids)
+    corpus = load_corpus(root, load_languages)
+    languages = corpus.languages
+
+    train_root = corpus_root(config.train_corpus_dir)
+    same_corpus = train_root.resolve() == root.resolve()
+    if same_corpus:
+        train_corpus = corpus
+        counterpart: dict[str, str] = {code: code for code in languages}
+    else:
+        # Learn the measured languages where the training corpus has them, under their own code
+        # or one it starts (a user's `eng` is FLORES's `eng_Latn`); a user corpus of codes FLORES
+        # does not know at all (e.g. `hin`) trains on all of FLORES's languages instead.
+        counterpart = match_languages(languages, list_corpus_languages(train_root))
+        wanted = list(dict.fromkeys(counterpart.values())) or None
+        train_corpus = load_corpus(train_root, wanted)
+    # Only tokenizers this run trains must not be measured on their training text.
+    if same_corpus and trains and corpus.train_split == corpus.measure_split:
+        raise BenchmarkError(
+            f"{root}: has no dev/ and devtest/ subfolders, so training on it would measure on "
+            "training text; add the subfolders or train elsewhere with --train-corpus DIR"
+        )
+    train_languages = tuple(dict.fromkeys(counterpart.values())) or train_corpus.languages
+
+    limit = config.max_sentences
+    measure_texts = {code: corpus.lines(corpus.measure_split, code)[:limit] for code in languages}
+    training = training_text(train_corpus, train_languages, limit)
+    warm_texts, warm_source = _warm_up(corpus, train_corpus, languages, counterpart, measure_texts, limit)
+
+    # The report says no measurement sees training text: check it line by line, whatever the
+    # folders are called (another folder can hold the same text).
+    training_lines = set(training.texts)
+    n_measured_in_training = {code: sum(line in training_lines for line in measure_texts[code])
+                              for code in languages}
+    if trains:
+        for code in languages:
+            share = n_measured_in_training[code] / max(1, len(measure_texts[code]))
+            if share > MAX_SHARE_MEASURED_IN_TRAINING:
+                raise BenchmarkError(
+                    f"{corpus.root}: {n_measured_in_training[code]} of the {len(measure_texts[code])} {code} lines "
+                    f"measured are also training text in {train_corpus.root} ({train_corpus.train_split} split); "
+                    "measure on text the trained tokenizers have not seen (a corpus with dev/ and devtest/ "
+                    "trains on dev and measures devtest)"
+                )
+    return Plan(
+        corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
+        train_languages=train_languages, train_language_of={code: counterpart.get(code) for code in languages},
+        measure_texts=measure_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
+        tokenizer_ids=ids, trains=trains, n_measured_in_training=n_measured_in_training,
+    )
+
+
+def _warm_up(corpus: Corpus, train_corpus: Corpus, languages: Sequence[str], counterpart: dict[str, str],
+             measure_texts: dict[str, tuple[str, ...]], limit: int | None):
+    """Each language's warm-up text before timing and where it comes from: the language's own dev
+    split; a corpus without one borrows the training corpus's lines of the same language (as many
+    as are measured); a language the training corpus lacks warms up on nothing, i.e. is timed cold
+    (warming a Korean encoder on English would fill its cache with the wrong words)."""
+    warm_texts: dict[str, tuple[str, ...]] = {}
+    warm_source: dict[str, str] = {}
+    train_split = train_corpus.train_split
+    for code in languages:
+        if "dev" in corpus.splits:
+            warm_texts[code] = corpus.lines("dev", code)[:limit]
+            warm_source[code] = f"dev split of {corpus.name}"
+        elif code in counterpart:
+            source = counterpart[code]
+            warm_texts[code] = train_corpus.lines(train_split, source)[: len(measure_texts[code])]
+            warm_source[code] = f"{train_split} split of {train_corpus.name} ({source})"
+        else:
+            warm_texts[code] = ()
+            warm_source[code] = f"none: timed cold (no dev split here and no counterpart in {train_corpus.name})"
+    return warm_texts, warm_source

@@ -1,0 +1,222 @@
+"""The run record: what produced a run's rows, typed and validated, saved inside `results.json`.
+
+A `RunRecord` holds enough to reproduce a run or to judge a comparison: the settings that decide the
+numbers, package versions, the machine, corpus checksums, each tokenizer's description, and the
+example sentence split by every tokenizer (for the token-boundary plot). Every field is checked
+against its annotation when a record is read (`RunRecord.from_dict`), so a renderer reads
+`record.settings.timing.repeats`, never a string key that may be missing.
+
+Fields that older results files (format 1 and 2) did not record are None: a renderer says less
+about them, it never guesses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+class RecordError(ValueError):
+    """A record whose fields do not have the types they are declared with."""
+
+
+# ---------------------------------------------------------------- the parts
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    """How throughput was timed (see `benchmark.timing`)."""
+
+    repeats: int | None = None
+    clock: str | None = None  # e.g. "CPU time of the process (time.process_time)"; None: the wall clock
+    yardstick: str | None = None  # the tokenizer id timed in turns with every tokenizer
+    turn_sentences: int | None = None  # sentences per turn with the yardstick
+    warm_up: dict[str, str] | None = None  # language -> where its warm-up text came from
+    statistic: str = "median of repeats"
+    threads: int = 1
+    protocol: str | None = None
+    throughput_x_tiktoken: str | None = None
+    megabyte: str = "10^6 bytes of UTF-8"
+
+
+@dataclass(frozen=True)
+class PremiumSettings:
+    """The premium's reference and its bootstrap interval."""
+
+    reference: str | None = None
+    ci: str | None = None
+    n_resamples: int | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class SuiteInfo:
+    """Which version of this suite made the record (a checkout's commit says more than a version)."""
+
+    package: str
+    version: str
+    git_commit: str | None = None
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Everything that decided the run's numbers, as resolved by the plan."""
+
+    languages: tuple[str, ...] = ()
+    reference: str | None = None
+    quick: bool = False
+    vocab_sizes: tuple[int, ...] = ()
+    tokenizers: tuple[str, ...] = ()
+    tokenizer_files: tuple[str, ...] = ()
+    corpus: str | None = None  # the measured corpus's name ("flores200", a user folder's name)
+    corpus_dir: str | None = None
+    measure_split: str | None = None
+    n_sentences: dict[str, int] | None = None
+    train_corpus_dir: str | None = None
+    train_split: str | None = None
+    train_languages: tuple[str, ...] = ()
+    train_language_of: dict[str, str | None] | None = None  # measured language -> its training counterpart
+    n_measured_lines_in_training: dict[str, int] | None = None
+    max_share_measured_in_training: float | None = None
+    train_share: str | None = None
+    n_train_lines_per_language: int | None = None
+    training_text_sha256: str | None = None
+    max_sentences: int | None = None
+    encode: str | None = None
+    timing: TimingSettings = field(default_factory=TimingSettings)
+    train_seconds: str | None = None
+    premium: PremiumSettings = field(default_factory=PremiumSettings)
+    embedding_dim: int | None = None
+    example_line: int | None = None  # 1-based line of the example sentence
+    suite: SuiteInfo | None = None
+
+
+@dataclass(frozen=True)
+class TokenizerEntry:
+    """One tokenizer as the run built it."""
+
+    family: str
+    vocab_size: int
+    fingerprint: str | None  # sha256 of the model file or ranks; None when it was never built
+    status: str  # "ok", "skipped: <reason>", "failed: <reason>"
+    train_seconds: float | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # HF-style stages: why two tokenizers count differently
+
+
+@dataclass(frozen=True)
+class MachineInfo:
+    """Where the timings were taken."""
+
+    platform: str | None = None
+    processor: str | None = None
+    machine: str | None = None
+    cpu_count: int | None = None
+    python: str | None = None
+    python_implementation: str | None = None
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What produced the rows: enough to reproduce or to judge a comparison."""
+
+    date: str  # ISO 8601, UTC
+    settings: RunSettings
+    package_versions: dict[str, str]  # python, tiktoken, sentencepiece, tokenizers, ...
+    machine: MachineInfo
+    corpus_checksums: dict[str, str]  # "<split>/<file name>" -> sha256
+    tokenizers: dict[str, TokenizerEntry] = field(default_factory=dict)
+    # language -> tokenizer id -> the example sentence split into token strings ("Fred", "dy")
+    examples: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    example_sentences: dict[str, str] = field(default_factory=dict)  # language -> sentence
+    language_names: dict[str, str] = field(default_factory=dict)  # "jpn_Jpan" -> "Japanese"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _plain(dataclasses.asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: Any, *, strict: bool = True) -> RunRecord:
+        """Build and check a record read from JSON. `strict=False` (files from before this format)
+        drops keys it does not know instead of refusing them."""
+        return _decode(cls, data, "record", strict)
+
+
+# ---------------------------------------------------------------- JSON <-> typed
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, recursively: what json.dumps writes, and what reads back equal."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _decode(hint: Any, value: Any, where: str, strict: bool) -> Any:
+    """`value` (from JSON) as `hint` says, or a RecordError naming `where` and what is wrong."""
+    if hint is Any:
+        return value
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _decode(option, value, where, strict)
+            except RecordError as exc:
+                errors.append(str(exc))
+        raise RecordError(errors[0] if len(errors) == 1 else f"{where}: {value!r:.60} fits none of {hint}")
+    if dataclasses.is_dataclass(hint):
+        if not isinstance(value, dict):
+            raise RecordError(f"{where}: expected an object, got {type(value).__name__}")
+        hints = _hints(hint)
+        unknown = set(value) - set(hints)
+        if unknown and strict:
+            raise RecordError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+        fields = {name: _decode(hints[name], item, f"{where}.{name}", strict)
+                  for name, item in value.items() if name in hints}
+        missing = [f.name for f in dataclasses.fields(hint) if f.name not in fields
+                   and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+        if missing:
+            raise RecordError(f"{where}: missing field {missing[0]!r}")
+        return hint(**fields)
+    if origin is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise RecordError(f"{where}: expected a list, got {type(value).__name__}")
+        item_hint = typing.get_args(hint)[0]
+        return tuple(_decode(item_hint, item, f"{where}[{i}]", strict) for i, item in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise RecordError(f"{where}: expected an object, got {type(value).__name__}")
+        _, item_hint = typing.get_args(hint)
+        return {str(key): _decode(item_hint, item, f"{where}.{key}", strict) for key, item in value.items()}
+    return _scalar(hint, value, where)
+
+
+def _scalar(hint: type, value: Any, where: str) -> Any:
+    # bool is an int in Python, and an int is fine where a float is meant; nothing else converts.
+    if hint is bool:
+        ok = isinstance(value, bool)
+    elif hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif hint is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    else:
+        ok = isinstance(value, hint)
+    if not ok:
+        raise RecordError(f"{where}: expected {hint.__name__}, got {value!r:.60}")
+    return float(value) if hint is float else value

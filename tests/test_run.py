@@ -1,0 +1,107 @@
+"""run.py end to end on small corpora: rows, the run record, determinism, failures."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from benchmark import run as run_module
+from benchmark.adapters import Adapter
+from benchmark.plan import RunConfig, plan_run
+from benchmark.results import ROW_FIELDS, TIMING_FIELDS
+from benchmark.run import run_benchmark
+
+DATA = Path(__file__).parent / "data"
+
+
+def run(config: RunConfig):
+    return run_benchmark(plan_run(config), config)
+
+
+def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                       vocab_sizes=(260,), tokenizers=("bpe/*", "hf/bpe-*", "tiktoken/cl100k_base"),
+                       repeats=1, cache_dir=tmp_path)
+    results = run(config)
+    rows = {(r.tokenizer, r.language): r for r in results.rows}
+    assert set(rows) == {(t, lang) for t in ("bpe/cl100k-260", "hf/bpe-260", "tiktoken/cl100k_base")
+                         for lang in ("eng", "jpn", "spa")}
+    assert all(r.ok and r.n_sentences == 3 for r in rows.values())
+    assert rows["tiktoken/cl100k_base", "eng"].premium == 1.0
+    assert rows["tiktoken/cl100k_base", "jpn"].premium > 1.0
+    record = results.record
+    assert record.language_names == {"eng": "English", "jpn": "Japanese", "spa": "Spanish"}
+    assert set(record.examples) == {"eng", "jpn", "spa"}
+    # No English line reaches 40 characters, so the example is line 1, in every language.
+    assert record.example_sentences["spa"] == "Érase una vez un gato."
+    assert "".join(record.examples["eng"]["tiktoken/cl100k_base"]) == record.example_sentences["eng"]
+    assert "all/eng.txt" in record.corpus_checksums and "tiny_split:dev/jpn.txt" in record.corpus_checksums
+    assert record.tokenizers["bpe/cl100k-260"].fingerprint
+    assert record.settings.timing.warm_up["spa"].startswith("none: timed cold")
+    assert record.settings.train_language_of == {"eng": "eng", "jpn": "jpn", "spa": None}
+
+
+def test_flores_run_with_the_skip_path_is_deterministic(tmp_path):
+    config = RunConfig(languages=("eng_Latn", "jpn_Jpan"), vocab_sizes=(512, 1024, 8192), max_sentences=60,
+                       tokenizers=("sentencepiece/*", "hf/wordpiece-*", "bpe/*"), repeats=1, cache_dir=tmp_path)
+    first = run(config)
+    statuses = {(r.tokenizer, r.language): r.status for r in first.rows}
+    assert statuses["sentencepiece/unigram-512", "jpn_Jpan"].startswith("skipped: vocab_size 512 is below")
+    assert statuses["hf/wordpiece-512", "eng_Latn"].startswith("skipped: vocab_size 512 is below")
+    assert statuses["bpe/cl100k-512", "jpn_Jpan"] == "ok"
+    assert statuses["sentencepiece/unigram-1024", "jpn_Jpan"] == "ok"
+    # 120 lines cannot make 8192 pieces: a skip with SentencePiece's own limit, not a crash.
+    assert statuses["sentencepiece/unigram-8192", "jpn_Jpan"].startswith(
+        "skipped: vocab_size 8192 is more than the training text supports (SentencePiece can make at most")
+    assert first.record.tokenizers["sentencepiece/unigram-512"].status.startswith("skipped")
+    # Same corpus and config, from the cache: identical rows except the timing columns.
+    second = run(config)
+    strip = lambda rows: [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in rows]
+    assert strip(first.rows) == strip(second.rows)
+    assert first.record.examples == second.record.examples
+
+
+def test_the_record_names_this_suite_version(tmp_path, monkeypatch):
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                       tokenizers=("tiktoken/cl100k_base",), repeats=1, cache_dir=tmp_path)
+    record = run(config).record
+    suite = record.settings.suite
+    assert suite.version == record.package_versions["tokencost-benchmark"] != "not installed"
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(run_module.__file__).parent,
+                          capture_output=True, text=True)
+    assert suite.git_commit == (head.stdout.strip() if head.returncode == 0 else None)
+    # Outside a repository (an installed copy): None, no error.
+    assert run_module.git_commit(tmp_path) is None
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
+    assert run_module.git_commit() is None
+
+
+class Fragile(Adapter):
+    """Encodes like a character tokenizer, and raises on any Japanese text."""
+
+    def __init__(self) -> None:
+        self.id, self.family, self.vocab_size, self.fingerprint, self.settings = "tiktoken/o200k_base", "tiktoken", 0x110000, "f", {}
+
+    def encode(self, text: str) -> list[int]:
+        if any("\u3040" <= c <= "\u30ff" for c in text):
+            raise RuntimeError("Input too long to encode safely\nsecond line")
+        return [ord(c) for c in text]
+
+    def decode(self, ids) -> str:
+        return "".join(map(chr, ids))
+
+    def token_text(self, token_id: int) -> str:
+        return chr(token_id)
+
+
+def test_a_tokenizer_that_raises_on_a_language_is_a_failed_row_and_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setitem(run_module.PRETRAINED, "tiktoken/o200k_base", Fragile)
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                       tokenizers=("tiktoken/*",), repeats=1, cache_dir=tmp_path)
+    results = run(config)
+    rows = {(r.tokenizer, r.language): r for r in results.rows}
+    failed = rows["tiktoken/o200k_base", "jpn"]
+    assert failed.status == "failed: RuntimeError: Input too long to encode safely" and failed.n_tokens == 0
+    assert rows["tiktoken/o200k_base", "eng"].ok and rows["tiktoken/o200k_base", "eng"].premium == 1.0
+    assert all(rows["tiktoken/cl100k_base", code].ok for code in ("eng", "jpn", "spa"))
+    assert run_module.n_failed_tokenizers(results) == 1
