@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from benchmark.errors import BenchmarkError
+from benchmark.fileio import check_regular_file
 
 # The corpus shipped in the repository: corpora/flores200 beside the package.
 BUNDLED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpora" / "flores200"
@@ -85,6 +86,9 @@ def english_code(codes: Sequence[str]) -> str | None:
 
 
 SPLITS = ("dev", "devtest")
+# A line is a sentence or a document; past this many characters it is rather a file without line
+# breaks, and one encoder (bpe-openai) refuses such inputs outright.
+MAX_LINE_CHARS = 1_000_000
 ALL_SPLIT = "all"  # the one split of a user corpus without dev/ and devtest/ subfolders
 
 
@@ -138,13 +142,8 @@ class Corpus:
 def read_lines(path: Path) -> tuple[str, ...]:
     """Read one corpus file as strict UTF-8; an empty line or bad byte names its line number."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise BenchmarkError(f"{path}: no such corpus file") from None
-    except IsADirectoryError:
-        raise BenchmarkError(f"{path}: is a directory, expected a UTF-8 text file") from None
-    return _decode_lines(data, path)
+    check_regular_file(path, "corpus file", hint="give a UTF-8 text file, one sentence per line")
+    return _decode_lines(path.read_bytes(), path)
 
 
 def _decode_lines(data: bytes, path: Path) -> tuple[str, ...]:
@@ -180,6 +179,11 @@ def _decode_lines(data: bytes, path: Path) -> tuple[str, ...]:
             raise BenchmarkError(
                 f"{path}:{line_number}: empty line; every line must hold the sentence that "
                 "is on the same line in the other languages"
+            )
+        if len(line) > MAX_LINE_CHARS:
+            raise BenchmarkError(
+                f"{path}:{line_number}: a line of {len(line):,} characters, over the limit of {MAX_LINE_CHARS:,}; "
+                "a line holds one sentence or document: split it"
             )
         lines.append(line)
     return tuple(lines)
@@ -231,10 +235,10 @@ def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None
         lines = {}
         for code, path in files.items():
             key = f"{split}/{path.name}"
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                raise BenchmarkError(f"{path}: bundled corpus file is missing; restore it with `git checkout corpora/`") from None
+            if not path.exists():
+                raise BenchmarkError(f"{path}: bundled corpus file is missing; restore it with `git checkout corpora/`")
+            check_regular_file(path, "corpus file", hint="restore it with `git checkout corpora/`")
+            data = path.read_bytes()
             digest = hashlib.sha256(data).hexdigest()
             if verify_checksums and digest != FLORES_SHA256[key]:
                 raise BenchmarkError(
@@ -254,9 +258,10 @@ _LANGUAGE_CODE = re.compile(r"[^\W_][\w-]*")
 
 
 def _is_text_file(path: Path, suffix: str) -> bool:
-    """Whether `path` is a corpus file `<code><suffix>` (suffix in any case: RUS.TXT). Hidden files
-    are not texts: editors leave them."""
-    return not path.name.startswith(".") and path.name.lower().endswith(suffix) and path.is_file()
+    """Whether `path` is named as a corpus file `<code><suffix>` (suffix in any case: RUS.TXT).
+    Hidden files are not texts: editors leave them. Whether it is a regular file is checked when
+    it is listed: a folder or a FIFO named spa.txt is an error, not a language left out."""
+    return not path.name.startswith(".") and path.name.lower().endswith(suffix)
 
 
 def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
@@ -267,13 +272,16 @@ def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
         if not _is_text_file(path, suffix):
             continue
         code = path.name[: -len(suffix)]
+        check_regular_file(path, "corpus file", hint=f"a <code>.txt name is a language's text; rename or move it out of {folder}")
         if not _LANGUAGE_CODE.fullmatch(code):
             raise BenchmarkError(
                 f"{path}: {code!r} is not a language code (letters, digits, '_' or '-', e.g. eng or hin_Deva); "
                 f"rename the file <code>{suffix} or move it out of {folder}"
             )
-        if code in found:
-            raise BenchmarkError(f"{path}: language {code!r} already has a file here, {found[code].name}")
+        twin = next((other for other in found if other.lower() == code.lower()), None)
+        if twin is not None:
+            raise BenchmarkError(f"{path}: language {code!r} already has a file here, {found[twin].name} "
+                                 "(codes that differ only in case are one language); keep one of them")
         found[code] = path
     return found
 

@@ -73,13 +73,15 @@ def file_kind(path: Path) -> str | None:
     return "not a regular file"
 
 
-def check_regular_file(path: Path, what: str, *, error: type[BenchmarkError] = BenchmarkError) -> None:
-    """A one-line `error` unless `path` is a regular file: "<path>: is a folder, not <what>"."""
+def check_regular_file(path: Path, what: str, *, hint: str = "", error: type[BenchmarkError] = BenchmarkError) -> None:
+    """A one-line `error` unless `path` is a regular file: "<path>: is a folder, not a <what>" or
+    "<path>: no such <what>", then `hint` (how to fix it) after a semicolon."""
     kind = file_kind(path)
+    fix = f"; {hint}" if hint else ""
     if kind == "no such file":
-        raise error(f"{path}: no such {what}")
+        raise error(f"{path}: no such {what}{fix}")
     if kind is not None:
-        raise error(f"{path}: is {kind}, not {what}")
+        raise error(f"{path}: is {kind}, not a {what}{fix}")
 
 
 def read_versioned_json(
@@ -99,7 +101,7 @@ def read_versioned_json(
     `true` and `1.0` equal 1 in Python and are refused all the same. `legacy_version_key` reads
     files from before the format had a name: no "format", the version under that key."""
     path = Path(path)
-    check_regular_file(path, what, error=error)
+    check_regular_file(path, what, hint=hint, error=error)
     fix = f"; {hint}" if hint else ""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))

@@ -205,6 +205,23 @@ def test_a_damaged_cached_model_is_trained_again(training, tmp_path):
     assert all(len(path.read_bytes()) > 100 for path in models)
 
 
+@pytest.mark.parametrize("metadata", [
+    "{}", '{"model_sha256": 5}', '{"train_seconds": "fast"}', '{"train_seconds": -1}', '{"train_seconds": true}',
+    '{"train_seconds": [1.0]}', '{"skipped": 7}', '[]', "[" * 100_000 + "]" * 100_000,
+])
+def test_cache_metadata_that_is_valid_json_but_wrong_is_a_miss(training, tmp_path, metadata):
+    cache = TrainingCache(tmp_path)
+    first = build_tokenizers([f"hf/bpe-{SMALL}"], training, cache)[0]
+    (meta_path,) = [p for p in (tmp_path / "hf-bpe").iterdir() if p.suffix == ".json" and ".tokenizer" not in p.name]
+    stored = json.loads(meta_path.read_text(encoding="utf-8"))
+    if metadata.startswith("{"):  # keep the digest, so only the field under test is wrong
+        metadata = json.dumps({"model_sha256": stored["model_sha256"], **json.loads(metadata)})
+    meta_path.write_text(metadata, encoding="utf-8")
+    again = build_tokenizers([f"hf/bpe-{SMALL}"], training, cache)[0]  # trained again, no crash
+    assert again.fingerprint == first.fingerprint and isinstance(again.train_seconds, float)
+    assert json.loads(meta_path.read_text(encoding="utf-8"))["train_seconds"] == again.train_seconds
+
+
 def test_cache_key_changes_with_the_training_text(training, tmp_path):
     cache = TrainingCache(tmp_path)
     build_tokenizers([f"hf/bpe-{SMALL}"], training, cache)

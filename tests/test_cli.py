@@ -356,3 +356,17 @@ def test_encode_reads_the_text_from_stdin_given_a_dash(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", Stdin)
     assert main(["encode", "-", "--tokenizers", "tiktoken/o200k_base"]) == 0
     assert capsys.readouterr().out.split(None, 2) == ["tiktoken/o200k_base", "4", "Once |  upon |  a |  time\n"]
+
+
+@pytest.mark.parametrize("make, what", [
+    (lambda path: path.mkdir(), "is a folder"),
+    (lambda path: os.mkfifo(path), "is a FIFO (named pipe)"),
+    (lambda path: path.symlink_to(path.parent / "gone.json"), "is a broken symbolic link"),
+])
+def test_a_tokenizer_file_or_results_file_that_is_not_a_regular_file_says_what_it_is(tmp_path, capsys, make, what):
+    path = tmp_path / "tokenizer.json"
+    make(path)
+    assert main(["encode", "hello", "--tokenizer-file", str(path), "--tokenizers", "file/*"]) == 2
+    assert f"tokenizer.json: {what}, not a tokenizer file" in _one_error(capsys)
+    assert main(["report", "--results", str(path), "--output", str(tmp_path / "out")]) == 2
+    assert f"tokenizer.json: {what}" in _one_error(capsys)  # a folder: "give the results file itself"

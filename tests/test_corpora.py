@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import re
 import shutil
 from pathlib import Path
@@ -190,7 +192,47 @@ def test_english_is_the_default_reference_in_any_case(tmp_path):
     write(tmp_path / "jpn.txt", "一\n二\n")
     assert load_corpus(tmp_path).default_reference() == "ENG"
     assert resolve_languages(tmp_path, None, None) == (None, "ENG")
-    write(tmp_path / "eng.txt", "one\ntwo\n")
-    with pytest.raises(BenchmarkError, match=r"ENG and eng are both English \(eng\); pick .* --reference CODE"):
-        load_corpus(tmp_path).default_reference()
+    write(tmp_path / "eng.txt", "one\ntwo\n")  # two files for one language: refused when the folder is read
+    with pytest.raises(BenchmarkError, match=r"eng.txt: language 'eng' already has a file here, ENG.txt"):
+        load_corpus(tmp_path)
+    from benchmark.corpora import english_code
 
+    with pytest.raises(BenchmarkError, match=r"ENG and eng are both English \(eng\); pick .* --reference CODE"):
+        english_code(["ENG", "eng"])
+
+
+
+@pytest.mark.parametrize("make, what", [
+    (lambda path: path.mkdir(), "is a folder"),
+    (lambda path: os.mkfifo(path), r"is a FIFO \(named pipe\)"),
+    (lambda path: path.symlink_to(path.parent / "nowhere.txt"), "is a broken symbolic link"),
+    (lambda path: path.symlink_to("/dev/null"), "is a character device"),
+])
+@pytest.mark.parametrize("name", ["spa.txt", "eng.txt"])
+def test_a_corpus_file_that_is_not_a_regular_file_is_named(tmp_path, make, what, name):
+    # It was skipped without a word: Spanish dropped, or "no English file" for eng.txt.
+    write(tmp_path / "eng.txt" if name != "eng.txt" else tmp_path / "jpn.txt", "one\ntwo\n")
+    make(tmp_path / name)
+    with pytest.raises(BenchmarkError, match=f"{name}: {what}, not a corpus file"):
+        load_corpus(tmp_path)
+    with pytest.raises(BenchmarkError, match=f"{name}: {what}"):
+        list_corpus_languages(tmp_path)
+
+
+def test_two_codes_that_differ_only_in_case_are_one_language(tmp_path):
+    write(tmp_path / "eng.txt", "one\ntwo\n")
+    write(tmp_path / "ru.txt", "один\nдва\n")
+    write(tmp_path / "RU.txt", "один\nдва\n")
+    with pytest.raises(BenchmarkError, match=r"ru.txt: language 'ru' already has a file here, RU.txt"):
+        load_corpus(tmp_path)
+
+
+def test_a_line_longer_than_the_limit_is_named_with_its_line(tmp_path, monkeypatch):
+    from benchmark import corpora
+
+    monkeypatch.setattr(corpora, "MAX_LINE_CHARS", 10)
+    write(tmp_path / "eng.txt", "short\n" + "x" * 11 + "\n")
+    write(tmp_path / "jpn.txt", "一\n二\n")
+    with pytest.raises(BenchmarkError, match=r"eng.txt:2: a line of 11 characters, over the limit of 10; "
+                                             r"a line holds one sentence or document: split it"):
+        load_corpus(tmp_path)

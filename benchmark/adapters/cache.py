@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -36,6 +37,18 @@ def text_digest(texts: Sequence[str]) -> str:
         digest.update(text.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
+
+
+def _valid_metadata(meta: Any) -> bool:
+    """What `store` writes: the model's digest, and either the seconds its training took or the
+    reason its size was skipped."""
+    if not isinstance(meta, dict) or not isinstance(meta.get("model_sha256"), str):
+        return False
+    if "skipped" in meta:
+        return isinstance(meta["skipped"], str) and bool(meta["skipped"])
+    seconds = meta.get("train_seconds")
+    return (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+            and math.isfinite(seconds) and seconds >= 0)
 
 
 _METADATA_NAME = re.compile(r"[0-9a-f]{32}\.json")  # `key` gives 32 hex digits
@@ -68,11 +81,12 @@ class TrainingCache:
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             model = model_path.read_bytes()
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None  # a damaged entry is a miss: training again repairs it
         # The model file must be the one stored (a truncated or edited file would crash the library
-        # that loads it): its digest is in the metadata. An entry without one is a miss too.
-        if not isinstance(meta, dict) or meta.get("model_sha256") != hashlib.sha256(model).hexdigest():
+        # that loads it): its digest is in the metadata. An entry without one is a miss too, and so
+        # is metadata that is valid JSON but not what `store` writes.
+        if not _valid_metadata(meta) or meta["model_sha256"] != hashlib.sha256(model).hexdigest():
             return None
         return model_path, meta
 

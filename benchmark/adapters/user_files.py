@@ -24,7 +24,7 @@ def tokenizer_file_kind(path: Path) -> str:
     "hf" (tokenizer.json), "inhouse" (ByteLevelBPE.save), "sentencepiece" (.model) or
     "tiktoken" (rank file). Cheap, so a run can check every file before it trains anything."""
     path = Path(path)
-    check_regular_file(path, "tokenizer file (tokenizer.json, .model, a tiktoken rank file, our model JSON)")
+    check_regular_file(path, "tokenizer file", hint="give a tokenizer.json, a .model, a tiktoken rank file or our model JSON")
     data = path.read_bytes()
     if data.lstrip()[:1] in (b"{", b"[") or path.suffix == ".json":  # base64 rank lines never start so
         try:
