@@ -62,10 +62,10 @@ DEFAULT_BASELINE = Path(__file__).resolve().with_name("speed_baseline.json")
 LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn")
 FIGURES = ("unseen", "cold", "repeat")
 ENCODING = "cl100k_base"
-DEFAULT_REPEATS = 9
+SPEED_REPEATS = 9
 # The baseline is measured with three times the repeats, so it sits near the true median and a
 # check's own noise (not the baseline's) is what the tolerance has to absorb.
-BASELINE_REPEATS = 3 * DEFAULT_REPEATS
+BASELINE_REPEATS = 3 * SPEED_REPEATS
 # Worst run-to-run change of a ratio seen on the 2-core CI-like machine was about +/-15% (see the
 # README section "Encoder speed"); 25% keeps clear of that noise and still catches a real
 # slowdown, which moves the ratio by far more (a redundant pass over each text doubles it).
@@ -206,7 +206,7 @@ def _warm_texts(texts: LanguageTexts, figure: str) -> Sequence[str]:
 def measure_ratios(
     corpus: Sequence[LanguageTexts],
     *,
-    repeats: int = DEFAULT_REPEATS,
+    repeats: int = SPEED_REPEATS,
     figures: Sequence[str] = FIGURES,
     engines: tuple[Engine, Engine] | None = None,
     check_ids: bool = True,
@@ -548,7 +548,7 @@ class SpeedOptions:
     baseline: Path = DEFAULT_BASELINE
     tolerance: float | None = None  # None: the baseline's own (or DEFAULT_TOLERANCE when writing one)
     figure_tolerance: float = DEFAULT_FIGURE_TOLERANCE
-    repeats: int | None = None  # None: DEFAULT_REPEATS, or BASELINE_REPEATS when updating the baseline
+    repeats: int | None = None  # None: SPEED_REPEATS, or BASELINE_REPEATS when updating the baseline
     languages: tuple[str, ...] = LANGUAGES
     corpus_dir: Path = FLORES_DIR
     max_lines: int | None = None
@@ -562,7 +562,7 @@ def speed(options: SpeedOptions, *, out: TextIO | None = None,
     out = out or sys.stdout
     if options.check and options.update_baseline:
         raise BenchmarkError("--check and --update-baseline exclude each other: check first, then update")
-    repeats = options.repeats or (BASELINE_REPEATS if options.update_baseline else DEFAULT_REPEATS)
+    repeats = options.repeats or (BASELINE_REPEATS if options.update_baseline else SPEED_REPEATS)
     corpus, text = load_texts(options.languages, corpus_dir=options.corpus_dir, max_lines=options.max_lines)
     if options.clock not in CLOCKS:
         raise BenchmarkError(f"unknown clock {options.clock!r}; use one of {', '.join(CLOCKS)}")
@@ -668,7 +668,7 @@ def add_speed_parser(subparsers) -> argparse.ArgumentParser:
                              f"mean; judged with {MIN_LANGUAGES_FOR_MEAN} languages or more; default "
                              f"{DEFAULT_FIGURE_TOLERANCE * 100:.0f}%%)")
     parser.add_argument("--repeats", type=positive_int, metavar="N",
-                        help=f"interleaved repeats per figure (default {DEFAULT_REPEATS}; "
+                        help=f"interleaved repeats per figure (default {SPEED_REPEATS}; "
                              f"{BASELINE_REPEATS} with --update-baseline)")
     add_text_arguments(parser)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
