@@ -303,20 +303,14 @@ def save_baseline(baseline: Baseline, path: Path = DEFAULT_BASELINE) -> None:
 
 
 def load_baseline(path: Path = DEFAULT_BASELINE) -> Baseline:
+    from benchmark.fileio import file_kind, read_versioned_json
+
     path = Path(path)
-    if not path.is_file():
+    if file_kind(path) == "no such file":
         raise BenchmarkError(f"{path}: no speed baseline; record one with `python -m benchmark speed --update-baseline`")
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BenchmarkError(f"{path}: not valid JSON ({exc}); record it again with --update-baseline") from None
-    if not isinstance(document, dict) or document.get("format") != BASELINE_FORMAT:
-        raise BenchmarkError(f"{path}: not a speed baseline (format {BASELINE_FORMAT!r} expected)")
-    if document.get("version") != BASELINE_FORMAT_VERSION:
-        raise BenchmarkError(
-            f"{path}: baseline version {document.get('version')!r}, this program reads "
-            f"{BASELINE_FORMAT_VERSION}; record it again with --update-baseline"
-        )
+    _, document = read_versioned_json(path, what="speed baseline", format_name=BASELINE_FORMAT,
+                                      versions=(BASELINE_FORMAT_VERSION,),
+                                      hint="record it again with `python -m benchmark speed --update-baseline`")
     try:
         tolerance = float(document["tolerance"])
         ratios = {(language, figure): float(ratio)
