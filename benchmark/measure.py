@@ -80,7 +80,7 @@ EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at l
 YARDSTICK_ID = "tiktoken/cl100k_base"
 # The process's CPU time, as `benchmark.speed` uses: every encoder runs on one thread, so on an idle
 # machine it equals the wall time, and on a busy one it leaves out the time the OS gave to other
-# processes, which stretched a long pass more than a short one (see speed.py's docstring). Not on
+# processes, which stretched a long pass more than a short one (benchmark/speed/ratios.py). Not on
 # Windows, whose process times move in steps of 15.6 ms, several times a turn of tiktoken's.
 RUN_CLOCK, RUN_CLOCK_NAME = ((time.perf_counter, "wall clock (time.perf_counter)") if sys.platform == "win32"
                              else (time.process_time, "CPU time of the process (time.process_time)"))
