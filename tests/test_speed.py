@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -254,6 +255,41 @@ def test_help_renders(capsys):
     assert "--check" in help_text and "--update-baseline" in help_text and "25%" in help_text
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    ({"check": True, "update_baseline": True}, "--check and --update-baseline exclude each other"),
+    ({"ratios_only": True, "training": True}, "each measure one figure"),
+    ({"check": True, "instructions": True}, "judge the ratios, not --training or --instructions"),
+    ({"update_baseline": True, "training": True}, "judge the ratios, not --training or --instructions"),
+    ({"instructions": True, "repeats": 3}, "drop --repeats"),
+    ({"clock": "sundial"}, "unknown clock 'sundial'; use one of cpu, wall"),
+])
+def test_contradictory_options_are_refused_in_one_line(options, message):
+    with pytest.raises(BenchmarkError, match=message) as info:
+        SpeedOptions(**options)
+    assert "\n" not in str(info.value)
+
+
+def test_contradictory_options_through_the_cli_exit_2_before_measuring(capsys):
+    from benchmark.cli import main
+
+    assert main(["speed", "--training", "--check"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error: --check and --update-baseline judge the ratios")
+
+
+def test_training_figure_trains_on_the_dev_split_that_the_corpus_reader_gives():
+    out = io.StringIO()
+    options = SpeedOptions(training=True, languages=("eng_Latn", "jpn_Jpan"), max_lines=20, vocab_sizes=(300,),
+                           repeats=1)
+    assert run_speed(options, out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("## Training on the 2 dev files against HuggingFace `tokenizers` (median of 1)")
+    assert "\n40 lines, " in text  # 20 dev lines of each language, as load_texts reads them
+    (size_row,) = [line for line in text.splitlines() if line.startswith("| 300 |")]
+    assert size_row.endswith("| 300 |")  # ours reached the size asked for
+    assert "ours / tiktoken" not in text  # the training figure alone, no ratios
+
+
 # ---------------------------------------------------------------- instruction counts
 # A real count runs each encoder under valgrind for minutes, so it is not part of the suite; the
 # dated figures come from `python -m benchmark speed --instructions`. These pin the plumbing.
@@ -276,6 +312,30 @@ def test_instruction_count_without_valgrind_says_what_is_missing(monkeypatch):
     monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
     with pytest.raises(BenchmarkError, match="needs valgrind"):
         instructions.count_instructions("ours", "eng_Latn")
+
+
+def test_the_counted_child_runs_its_step_outside_valgrind_too(tmp_path):
+    """The exact command valgrind runs, without valgrind: it loads, encodes and exits 0."""
+    from benchmark.speed.instructions import _CHILD_CODE
+
+    done = subprocess.run([sys.executable, "-c", _CHILD_CODE, "tiktoken", "eng_Latn", str(BUNDLED_CORPUS_DIR), "5"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ([], r"error: expected 4 arguments, got 0; child_main takes ENCODER LANGUAGE CORPUS_DIR MAX_LINES\|all"),
+    (["rust", "eng_Latn", str(BUNDLED_CORPUS_DIR), "all"], "error: unknown encoder 'rust'; expected one of ours, tiktoken"),
+    (["ours", "eng_Latn", str(BUNDLED_CORPUS_DIR), "-3"], "error: MAX_LINES must be a number or 'all', got '-3'"),
+    (["ours", "xxx_Xxxx", str(BUNDLED_CORPUS_DIR), "all"], "error: .*unknown language code 'xxx_Xxxx'"),
+])
+def test_the_counted_childs_bad_arguments_are_one_line(capsys, argv, message):
+    from benchmark.speed.instructions import child_main
+
+    assert child_main(argv) == 2
+    err = capsys.readouterr().err
+    assert re.match(message, err) and err.count("\n") == 1
 
 
 def test_instruction_table_ratios_and_median():
