@@ -397,16 +397,14 @@ def _add_speed_parser(verbs) -> None:
     from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
     from benchmark.speed import SpeedOptions, baseline, instructions, ratios, run_speed, training
 
-    def sizes(values) -> str:
-        return ",".join(map(str, values))
-
     def percent(share: float) -> str:
         return f"{share:.0%}".replace("%", "%%")  # argparse formats help with %
 
     speed = verbs.add_parser(
         "speed", help="our encoder's speed as ratios to tiktoken; --check against the baseline",
-        description=f"Time our BPE against tiktoken {ratios.ENCODING} on FLORES-200 devtest ({', '.join(ratios.FIGURES)}) "
-                    "and print Markdown, with scaling on \"a\" * n, the textbook factor and training against HF. "
+        description=f"Time our BPE against tiktoken {ratios.ENCODING} on FLORES-200 devtest "
+                    f"({', '.join(ratios.FIGURES)}) and print Markdown, with scaling on \"a\" * n, the textbook "
+                    "factor and training against HF. "
                     "--check exits 1 when a ratio is worse than the baseline by more than its tolerance, or a "
                     "figure's ratios by more than --figure-tolerance on average over the languages.",
     )
@@ -446,7 +444,7 @@ def _add_speed_parser(verbs) -> None:
                         help="only the unseen ratio counted in CPU instructions under valgrind's callgrind (minutes)")
     speed.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, default=training.TRAINING_VOCAB_SIZES,
                        metavar="SIZES", help="vocabulary sizes of the training figure "
-                                             f"(default {sizes(training.TRAINING_VOCAB_SIZES)})")
+                                             f"(default {','.join(map(str, training.TRAINING_VOCAB_SIZES))})")
     speed.add_argument("--jobs", type=argtypes.positive_int, default=instructions.INSTRUCTION_JOBS, metavar="N",
                        help="valgrind runs at a time with --instructions (default %(default)s)")
     speed.set_defaults(handler=lambda a: run_speed(SpeedOptions(
