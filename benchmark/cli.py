@@ -150,10 +150,70 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where to write (default: the results file's folder); it is replaced whole")
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
     report.set_defaults(handler=_report)
-    from benchmark.speed import add_speed_parser  # `speed`: encoder speed ratios to tiktoken, --check
-
-    add_speed_parser(verbs)
+    _add_speed_parser(verbs)
     return parser
+
+
+def _add_speed_parser(verbs) -> None:
+    """The `speed` verb: its options unpacked into `benchmark.speed.SpeedOptions` for `run_speed`."""
+    from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
+    from benchmark.speed import SpeedOptions, baseline, instructions, ratios, run_speed, training
+
+    def percent(share: float) -> str:
+        return f"{share:.0%}".replace("%", "%%")  # argparse formats help with %
+
+    speed = verbs.add_parser(
+        "speed", help="our encoder's speed as ratios to tiktoken; --check against the baseline",
+        description=f"Time our BPE against tiktoken {ratios.ENCODING} on FLORES-200 devtest "
+                    f"({', '.join(ratios.FIGURES)}) and print Markdown, with scaling on \"a\" * n, the textbook "
+                    "factor and training against HF. "
+                    "--check exits 1 when a ratio is worse than the baseline by more than its tolerance, or a "
+                    "figure's ratios by more than --figure-tolerance on average over the languages.",
+    )
+    speed.add_argument("--check", action="store_true",
+                       help="compare the ratios with the baseline; exit 1 on a regression (ratios only)")
+    speed.add_argument("--update-baseline", action="store_true", help="write the measured ratios as the baseline")
+    speed.add_argument("--baseline", type=Path, default=baseline.DEFAULT_BASELINE, metavar="PATH",
+                       help=f"the baseline file (default {baseline.DEFAULT_BASELINE.parent.name}/"
+                            f"{baseline.DEFAULT_BASELINE.name})")
+    speed.add_argument("--tolerance", type=argtypes.share, metavar="SHARE",
+                       help="allowed growth of a ratio, e.g. 0.25 or 25%% (default: the baseline's; "
+                            f"{percent(baseline.DEFAULT_TOLERANCE)} for a new one)")
+    speed.add_argument("--figure-tolerance", type=argtypes.share, metavar="SHARE",
+                       default=baseline.DEFAULT_FIGURE_TOLERANCE,
+                       help="allowed growth of a figure's ratios averaged over the languages (geometric mean; "
+                            f"judged with {baseline.MIN_LANGUAGES_FOR_MEAN} languages or more; default "
+                            f"{percent(baseline.DEFAULT_FIGURE_TOLERANCE)})")
+    speed.add_argument("--repeats", type=argtypes.positive_int, metavar="N",
+                       help=f"interleaved repeats per ratio (default {ratios.SPEED_REPEATS}; "
+                            f"{baseline.BASELINE_REPEATS} with --update-baseline), or training runs with "
+                            f"--training (default {training.TRAINING_REPEATS})")
+    speed.add_argument("--languages", type=argtypes.csv_list, default=FLORES_LANGUAGES, metavar="CODES",
+                       help=f"comma-separated FLORES-200 codes (default {','.join(FLORES_LANGUAGES)})")
+    speed.add_argument("--corpus-dir", type=argtypes.folder, default=BUNDLED_CORPUS_DIR, metavar="DIR",
+                       help="a FLORES-200 folder with dev/ and devtest/ (default: the bundled "
+                            f"{BUNDLED_CORPUS_DIR.parent.name}/{BUNDLED_CORPUS_DIR.name})")
+    speed.add_argument("--max-lines", type=argtypes.positive_int, metavar="N", help="only the first N lines of each file")
+    speed.add_argument("--clock", choices=sorted(ratios.CLOCKS), default=ratios.DEFAULT_CLOCK,
+                       help="cpu: the process's CPU time, immune to other processes taking the core; wall: the "
+                            "wall clock (default %(default)s)")
+    figure = speed.add_mutually_exclusive_group()
+    figure.add_argument("--ratios-only", action="store_true",
+                        help="only the ratios: skip scaling, textbook and training figures (quicker)")
+    figure.add_argument("--training", action="store_true",
+                        help="only training time, ours against HuggingFace tokenizers, on the dev split")
+    figure.add_argument("--instructions", action="store_true",
+                        help="only the unseen ratio counted in CPU instructions under valgrind's callgrind (minutes)")
+    speed.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, default=training.TRAINING_VOCAB_SIZES,
+                       metavar="SIZES", help="vocabulary sizes of the training figure "
+                                             f"(default {','.join(map(str, training.TRAINING_VOCAB_SIZES))})")
+    speed.add_argument("--jobs", type=argtypes.positive_int, default=instructions.INSTRUCTION_JOBS, metavar="N",
+                       help="valgrind runs at a time with --instructions (default %(default)s)")
+    speed.set_defaults(handler=lambda a: run_speed(SpeedOptions(
+        check=a.check, update_baseline=a.update_baseline, baseline=a.baseline, tolerance=a.tolerance,
+        figure_tolerance=a.figure_tolerance, repeats=a.repeats, languages=tuple(a.languages),
+        corpus_dir=a.corpus_dir, max_lines=a.max_lines, clock=a.clock, ratios_only=a.ratios_only,
+        training=a.training, instructions=a.instructions, vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,21 +6,22 @@ small slice is checked against baselines no real encoder can be near (1e-6 and 1
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
 from benchmark.errors import BenchmarkError
-from benchmark.speed import (
-    FIGURES, LANGUAGES, Baseline, Engine, LanguageTexts, RatioRow, add_speed_parser, baseline_from_rows, check_ratios,
-    FLORES_DIR, format_ratio_table, load_baseline, load_flores, load_texts, measure_ratios, run_speed, save_baseline, summarise_unseen,
-)
+from benchmark.speed.baseline import Baseline, baseline_from_rows, check_ratios, load_baseline, save_baseline
+from benchmark.speed.command import SpeedOptions, run_speed
+from benchmark.speed.markdown import format_ratio_table, summarise_unseen
+from benchmark.speed.ratios import FIGURES, Engine, LanguageTexts, RatioRow, load_texts, measure_ratios
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -139,12 +140,6 @@ def test_engines_that_disagree_are_not_timed():
         measure_ratios([texts], repeats=1, engines=(ours.engine, theirs.engine))
 
 
-def parse(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    add_speed_parser(parser.add_subparsers(dest="verb"))
-    return parser.parse_args(["speed", *argv])
-
-
 def write_baseline(path: Path, ratio: float, *, max_lines: int = 20) -> None:
     """A baseline of the QUICK text (English, first 20 lines) with every ratio set to `ratio`."""
     figures = {figure: ratio for figure in ("unseen", "cold", "repeat")}
@@ -152,20 +147,21 @@ def write_baseline(path: Path, ratio: float, *, max_lines: int = 20) -> None:
     save_baseline(Baseline({("eng_Latn", f): r for f, r in figures.items()}, tolerance=0.25, info=text), path)
 
 
-QUICK = ("--languages", "eng_Latn", "--max-lines", "20", "--repeats", "1", "--ratios-only")
+QUICK = {"languages": ("eng_Latn",), "max_lines": 20, "repeats": 1, "ratios_only": True}
+QUICK_ARGV = ("--languages", "eng_Latn", "--max-lines", "20", "--repeats", "1", "--ratios-only")  # QUICK, for the CLI
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (("--languages", "eng_Latn,spa_Latn", "--max-lines", "20"), "other languages than this check"),
-    (("--languages", "eng_Latn", "--max-lines", "10"), "other max_lines than this check .baseline 20, now 10."),
-    (("--languages", "eng_Latn"), "other max_lines than this check .baseline 20, now None."),
+@pytest.mark.parametrize(("text", "message"), [
+    ({"languages": ("eng_Latn", "spa_Latn"), "max_lines": 20}, "other languages than this check"),
+    ({"languages": ("eng_Latn",), "max_lines": 10}, "other max_lines than this check .baseline 20, now 10."),
+    ({"languages": ("eng_Latn",)}, "other max_lines than this check .baseline 20, now None."),
 ])
-def test_check_refuses_other_text_than_the_baseline(tmp_path, argv, message):
+def test_check_refuses_other_text_than_the_baseline(tmp_path, text, message):
     path = tmp_path / "baseline.json"
     write_baseline(path, 1.0)
     out = io.StringIO()
     with pytest.raises(BenchmarkError, match=message):
-        run_speed(parse("--check", "--baseline", str(path), "--repeats", "1", "--ratios-only", *argv), out=out)
+        run_speed(SpeedOptions(check=True, baseline=path, repeats=1, ratios_only=True, **text), out=out)
     assert out.getvalue() == ""  # refused before measuring anything
 
 
@@ -173,18 +169,18 @@ def test_check_refuses_a_baseline_of_other_files(tmp_path):
     copy = tmp_path / "flores"
     for split in ("dev", "devtest"):
         (copy / split).mkdir(parents=True)
-        source = FLORES_DIR / split / f"eng_Latn.{split}"
+        source = BUNDLED_CORPUS_DIR / split / f"eng_Latn.{split}"
         (copy / split / source.name).write_text(source.read_text(encoding="utf-8") + "One more line.\n",
                                                 encoding="utf-8")
     path = tmp_path / "baseline.json"
     write_baseline(path, 1.0)
-    args = parse("--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK)
+    options = SpeedOptions(check=True, baseline=path, corpus_dir=copy, **QUICK)
     with pytest.raises(BenchmarkError, match=r"other corpus_checksums than this check \(the files differ \(dev/eng_Latn"):
-        run_speed(args, out=io.StringIO())
+        run_speed(options, out=io.StringIO())
     # Through the CLI: one line, exit 2.
     from benchmark.cli import main
 
-    assert main(["speed", "--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK]) == 2
+    assert main(["speed", "--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK_ARGV]) == 2
 
 
 def test_real_quick_run_passes_and_fails_against_extreme_baselines(tmp_path):
@@ -193,19 +189,22 @@ def test_real_quick_run_passes_and_fails_against_extreme_baselines(tmp_path):
     write_baseline(generous, 1e6)
     write_baseline(impossible, 1e-6)
     out = io.StringIO()
-    assert run_speed(parse("--check", "--baseline", str(generous), *QUICK), out=out) == 0
+    assert run_speed(SpeedOptions(check=True, baseline=generous, **QUICK), out=out) == 0
     assert "OK: every ratio within 25%" in out.getvalue()
     out = io.StringIO()
-    assert run_speed(parse("--check", "--baseline", str(impossible), *QUICK), out=out) == 1
+    assert run_speed(SpeedOptions(check=True, baseline=impossible, **QUICK), out=out) == 1
     text = out.getvalue()
     assert "FAIL: 3 ratio(s) worse than impossible.json by more than 25%" in text
     assert text.count("| SLOWER |") == 3 and "| eng_Latn | unseen |" in text
 
 
-def test_update_baseline_writes_measured_ratios(tmp_path, monkeypatch):
+def test_update_baseline_writes_measured_ratios(tmp_path, monkeypatch, capsys):
+    from benchmark.cli import main
+
     path = tmp_path / "new.json"
-    out = io.StringIO()
-    assert run_speed(parse("--update-baseline", "--tolerance", "30%", "--baseline", str(path), *QUICK), out=out) == 0
+    # Through the CLI, so that its options reach SpeedOptions ("30%" is a share of 0.3).
+    assert main(["speed", "--update-baseline", "--tolerance", "30%", "--baseline", str(path), *QUICK_ARGV]) == 0
+    assert f"wrote {path} (tolerance 30%)" in capsys.readouterr().out
     document = json.loads(path.read_text(encoding="utf-8"))
     assert document["tolerance"] == pytest.approx(0.3)
     assert set(document["ratios"]["eng_Latn"]) == {"unseen", "cold", "repeat"}
@@ -215,22 +214,22 @@ def test_update_baseline_writes_measured_ratios(tmp_path, monkeypatch):
     # The new baseline is accepted for the same text. No timing is judged here: the second
     # measurement is replaced by the baseline's own ratios, so only the text and the file count.
     recorded = load_baseline(path)
-    monkeypatch.setattr("benchmark.speed.measure_ratios", lambda corpus, **options: [
+    monkeypatch.setattr("benchmark.speed.command.measure_ratios", lambda corpus, **options: [
         row(language, figure, ratio) for (language, figure), ratio in recorded.ratios.items()])
     out = io.StringIO()
-    assert run_speed(parse("--check", "--baseline", str(path), *QUICK), out=out) == 0
+    assert run_speed(SpeedOptions(check=True, baseline=path, **QUICK), out=out) == 0
     assert "OK: every ratio within 30% of new.json" in out.getvalue()
 
 
 def test_unknown_language_is_a_clear_error():
     with pytest.raises(BenchmarkError, match="unknown language code 'xxx_Xxxx'"):
-        load_flores(["xxx_Xxxx"])
+        load_texts(["xxx_Xxxx"])
 
 
 def test_committed_baseline_covers_every_language_and_figure():
     baseline = load_baseline()
-    assert set(baseline.ratios) == {(language, figure) for language in LANGUAGES for figure in FIGURES}
-    _, text = load_texts(LANGUAGES)
+    assert set(baseline.ratios) == {(language, figure) for language in FLORES_LANGUAGES for figure in FIGURES}
+    _, text = load_texts(FLORES_LANGUAGES)
     assert {key: baseline.info[key] for key in text} == text  # a default `speed --check` measures its text
     assert 0 < baseline.tolerance < 1
 
@@ -238,26 +237,66 @@ def test_committed_baseline_covers_every_language_and_figure():
 def test_command_exit_status_in_a_subprocess(tmp_path):
     impossible = tmp_path / "impossible.json"
     write_baseline(impossible, 1e-6)
-    done = subprocess.run([sys.executable, "-m", "benchmark.speed", "--check", "--baseline", str(impossible), *QUICK],
+    done = subprocess.run([sys.executable, "-m", "benchmark", "speed", "--check", "--baseline", str(impossible),
+                           *QUICK_ARGV],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)})  # this checkout, not an installed copy
     assert done.returncode == 1, done.stderr
     assert "FAIL" in done.stdout
 
 
-def test_help_renders():
-    parser = argparse.ArgumentParser()
-    help_text = add_speed_parser(parser.add_subparsers()).format_help()
+def test_help_renders(capsys):
+    from benchmark.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["speed", "--help"])
+    help_text = capsys.readouterr().out
+    assert exit_info.value.code == 0
     assert "--check" in help_text and "--update-baseline" in help_text and "25%" in help_text
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"check": True, "update_baseline": True}, "--check and --update-baseline exclude each other"),
+    ({"ratios_only": True, "training": True}, "each measure one figure"),
+    ({"check": True, "instructions": True}, "judge the ratios, not --training or --instructions"),
+    ({"update_baseline": True, "training": True}, "judge the ratios, not --training or --instructions"),
+    ({"instructions": True, "repeats": 3}, "drop --repeats"),
+    ({"clock": "sundial"}, "unknown clock 'sundial'; use one of cpu, wall"),
+])
+def test_contradictory_options_are_refused_in_one_line(options, message):
+    with pytest.raises(BenchmarkError, match=message) as info:
+        SpeedOptions(**options)
+    assert "\n" not in str(info.value)
+
+
+def test_contradictory_options_through_the_cli_exit_2_before_measuring(capsys):
+    from benchmark.cli import main
+
+    assert main(["speed", "--training", "--check"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error: --check and --update-baseline judge the ratios")
+
+
+def test_training_figure_trains_on_the_dev_split_that_the_corpus_reader_gives():
+    out = io.StringIO()
+    options = SpeedOptions(training=True, languages=("eng_Latn", "jpn_Jpan"), max_lines=20, vocab_sizes=(300,),
+                           repeats=1)
+    assert run_speed(options, out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("## Training on the 2 dev files against HuggingFace `tokenizers` (median of 1)")
+    assert "\n40 lines, " in text  # 20 dev lines of each language, as load_texts reads them
+    (size_row,) = [line for line in text.splitlines() if line.startswith("| 300 |")]
+    assert size_row.endswith("| 300 |")  # ours reached the size asked for
+    assert "ours / tiktoken" not in text  # the training figure alone, no ratios
 
 
 # ---------------------------------------------------------------- instruction counts
 # A real count runs each encoder under valgrind for minutes, so it is not part of the suite; the
-# README's figures come from `python -m benchmark.speed_instructions`. These pin the plumbing.
+# dated figures come from `python -m benchmark speed --instructions`. These pin the plumbing.
 
 
 def test_instruction_count_is_read_from_callgrinds_summary(tmp_path):
-    from benchmark.speed_instructions import _total_instructions
+    from benchmark.speed.instructions import _total_instructions
 
     out = tmp_path / "callgrind.out"
     out.write_text("# callgrind format\nevents: Ir\nfl=x\nfn=y\n1 5\nsummary: 123456\n")
@@ -268,17 +307,41 @@ def test_instruction_count_is_read_from_callgrinds_summary(tmp_path):
 
 
 def test_instruction_count_without_valgrind_says_what_is_missing(monkeypatch):
-    import benchmark.speed_instructions as instructions
+    import benchmark.speed.instructions as instructions
 
     monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
     with pytest.raises(BenchmarkError, match="needs valgrind"):
         instructions.count_instructions("ours", "eng_Latn")
 
 
-def test_instruction_table_ratios_and_median():
-    from benchmark.speed_instructions import format_table
+def test_the_counted_child_runs_its_step_outside_valgrind_too(tmp_path):
+    """The exact command valgrind runs, without valgrind: it loads, encodes and exits 0."""
+    from benchmark.speed.instructions import _CHILD_CODE
 
-    table = format_table({"a": {"ours": 300, "tiktoken": 100}, "b": {"ours": 200, "tiktoken": 100},
+    done = subprocess.run([sys.executable, "-c", _CHILD_CODE, "tiktoken", "eng_Latn", str(BUNDLED_CORPUS_DIR), "5"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ([], r"error: expected 4 arguments, got 0; child_main takes ENCODER LANGUAGE CORPUS_DIR MAX_LINES\|all"),
+    (["rust", "eng_Latn", str(BUNDLED_CORPUS_DIR), "all"], "error: unknown encoder 'rust'; expected one of ours, tiktoken"),
+    (["ours", "eng_Latn", str(BUNDLED_CORPUS_DIR), "-3"], "error: MAX_LINES must be a number or 'all', got '-3'"),
+    (["ours", "xxx_Xxxx", str(BUNDLED_CORPUS_DIR), "all"], "error: .*unknown language code 'xxx_Xxxx'"),
+])
+def test_the_counted_childs_bad_arguments_are_one_line(capsys, argv, message):
+    from benchmark.speed.instructions import child_main
+
+    assert child_main(argv) == 2
+    err = capsys.readouterr().err
+    assert re.match(message, err) and err.count("\n") == 1
+
+
+def test_instruction_table_ratios_and_median():
+    from benchmark.speed.markdown import format_instructions
+
+    table = format_instructions({"a": {"ours": 300, "tiktoken": 100}, "b": {"ours": 200, "tiktoken": 100},
                           "c": {"ours": 500, "tiktoken": 100}})
     assert "| a | 300 | 100 | 3.00 | 0.33x |" in table
     assert "worst 0.20x tiktoken, median 0.33x" in table
@@ -294,12 +357,12 @@ def _check_with(tmp_path, monkeypatch, languages, worse_by: dict[str, float]) ->
     _, text = load_texts(list(languages), max_lines=20)
     ratios = {(language, figure): 1.0 for language in languages for figure in ("unseen", "cold", "repeat")}
     save_baseline(Baseline(ratios, tolerance=0.25, info=text), path)
-    monkeypatch.setattr("benchmark.speed.measure_ratios", lambda corpus, **options: [
+    monkeypatch.setattr("benchmark.speed.command.measure_ratios", lambda corpus, **options: [
         row(language, figure, 1.0 + worse_by.get(figure, 0.0)) for (language, figure) in ratios])
     out = io.StringIO()
-    argv = ("--check", "--baseline", str(path), "--languages", ",".join(languages), "--max-lines", "20",
-            "--repeats", "1", "--ratios-only")
-    return run_speed(parse(*argv), out=out), out.getvalue()
+    options = SpeedOptions(check=True, baseline=path, languages=tuple(languages), max_lines=20, repeats=1,
+                           ratios_only=True)
+    return run_speed(options, out=out), out.getvalue()
 
 
 def test_a_slowdown_of_every_language_fails_on_the_figure_mean_though_each_cell_passes(tmp_path, monkeypatch):

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.speed import LANGUAGES, LanguageTexts, load_flores
+from benchmark.corpora import FLORES_LANGUAGES
+from benchmark.speed.ratios import LanguageTexts, load_texts
 
 VOCAB_SIZES = (4096, 16384)
 
 
 @pytest.fixture(scope="session")
 def flores() -> dict[str, LanguageTexts]:
-    return {texts.language: texts for texts in load_flores(LANGUAGES)}
+    corpus, _ = load_texts(FLORES_LANGUAGES)
+    return {texts.language: texts for texts in corpus}
 
 
 @pytest.fixture(scope="session")
 def dev_texts(flores) -> list[str]:
     """The training text: every language's dev split, in a fixed order."""
-    return [text for language in LANGUAGES for text in flores[language].dev]
+    return [text for language in FLORES_LANGUAGES for text in flores[language].dev]
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +39,7 @@ def encoders(dev_texts, training_cache) -> dict:
     from benchmark.adapters import TrainingText, build_tokenizers
     from benchmark.adapters.base import Skipped
     from benchmark.bpe import ByteLevelBPE
-    from benchmark.speed import tiktoken_encoding
+    from benchmark.speed.ratios import tiktoken_encoding
 
     ours = ByteLevelBPE.from_tiktoken("cl100k_base")
     found = {"bpe/cl100k_base": (ours.encode_ordinary, ours.clear_cache)}

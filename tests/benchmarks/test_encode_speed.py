@@ -11,9 +11,9 @@ runs once and every round times the pass ITERATIONS times (steadier on a noisy m
 Groups are languages, so the table reads by language; `extra_info` holds n_bytes and n_tokens, so
 MB/s = n_bytes / stats.median / 1e6 can be computed from the saved JSON.
 
-Record and compare (README, "Encoder speed"; pyproject's addopts disables benchmarking, so
-`--benchmark-enable` turns it on; `--benchmark-timer=time.process_time` ignores time the OS gave
-to other processes):
+Record and compare (docs/speed.md, "pytest-benchmark"; pyproject's addopts disables benchmarking,
+so `--benchmark-enable` turns it on; `--benchmark-timer=time.process_time` ignores time the OS
+gave to other processes):
     pytest tests/benchmarks --benchmark-enable --benchmark-timer=time.process_time --benchmark-autosave
     pytest tests/benchmarks --benchmark-enable --benchmark-timer=time.process_time \
         --benchmark-compare --benchmark-compare-fail=median:10%
@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.speed import LANGUAGES
+from benchmark.corpora import FLORES_LANGUAGES
 from benchmark.timing import measure_throughput
 
-# Timed rounds per case when benchmarking (one untimed warm-up round first). With 5 rounds the
-# median of a 6 ms tiktoken case moved by 10% between two runs on the shared 2-core machine; 15
-# keep it steadier. With --benchmark-disable each case runs once.
+# Timed rounds per case when benchmarking (one untimed warm-up round first): fewer left a short
+# tiktoken case's median unsteady here (docs/measurements/). With --benchmark-disable, one run.
 ROUNDS = 15
 # Where the timed pass may repeat without a reset (no cache, or the "repeat" figure), each round
 # times it ITERATIONS times: a 6 ms tiktoken pass alone is at the mercy of one interruption.
@@ -50,7 +49,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("tokenizer_id,figure", CASES, ids=[f"{t}-{f}" for t, f in CASES])
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", FLORES_LANGUAGES)
 def test_encode(benchmark, encoders, flores, language, tokenizer_id, figure):
     encode, reset = encoders[tokenizer_id]
     texts = flores[language]
