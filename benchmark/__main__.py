@@ -2,6 +2,11 @@
 
 import sys
 
-from benchmark.cli import main
+try:
+    from benchmark.cli import main
 
-sys.exit(main())
+    status = main()
+except KeyboardInterrupt:  # Ctrl-C before the CLI's own handler (while importing or parsing)
+    print("interrupted", file=sys.stderr)
+    status = 130
+sys.exit(status)
