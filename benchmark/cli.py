@@ -37,7 +37,8 @@ def _config(args: argparse.Namespace, **fixed):
 def _run(args: argparse.Namespace) -> int:
     from benchmark.commands import cmd_run
 
-    return cmd_run(_config(args), output=args.output, plots=not args.no_plots)
+    return cmd_run(_config(args), output=args.output, plots=not args.no_plots, executor=args.executor,
+                   workers=args.workers, scheduler=args.scheduler)
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -67,6 +68,7 @@ def _report(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from benchmark.adapters import DEFAULT_VOCAB_SIZES
     from benchmark.adapters.openai_tiktoken import rank_file_patterns
+    from benchmark.executors import EXECUTORS
     from benchmark.plan import QUICK_SENTENCES, QUICK_VOCAB_SIZES, TIMED_REPEATS
 
     def sizes(values: Sequence[int]) -> str:
@@ -116,6 +118,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--repeats", type=argtypes.positive_int, metavar="N",
                      help=f"timed repeats per tokenizer and language (default {TIMED_REPEATS})")
     run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
+    run.add_argument("--workers", type=argtypes.positive_int, metavar="N",
+                     help="processes that count sentences (default: every core); timing always runs alone on one")
+    run.add_argument("--executor", choices=EXECUTORS, default=EXECUTORS[0],
+                     help="where counting runs: worker processes here, a Dask cluster, or this process "
+                          "(default %(default)s; see docs/cluster.md)")
+    run.add_argument("--scheduler", metavar="HOST:PORT",
+                     help="with --executor dask: the address of a running Dask scheduler (default: a local cluster "
+                          "of --workers processes)")
     run.set_defaults(handler=_run)
 
     train = verbs.add_parser("train", help="train the trained tokenizers into the cache",

@@ -52,9 +52,12 @@ def make_config(*, quick: bool = False, languages: Sequence[str] | None = None, 
 
 
 def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progress: bool | None = None,
+            executor: str = "processes", workers: int | None = None, scheduler: str | None = None,
             out: TextIO | None = None) -> int:
     """Measure, then publish results.json and the reports in `output` (the old report stays whole
-    until the new one is complete). Exit status 1 when a tokenizer failed on some language."""
+    until the new one is complete). Counting runs on `executor` (executors.py). Exit status 1
+    when a tokenizer failed on some language."""
+    from benchmark.executors import make_executor
     from benchmark.output import ReportInterrupted, check_output_folder
     from benchmark.plan import plan_run
     from benchmark.progress import progress_enabled
@@ -69,7 +72,8 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
         _check_cache_writable(config.cache_dir)
     show = progress_enabled() if progress is None else progress
     try:
-        results = run_benchmark(plan, config, show_progress=show)
+        with make_executor(executor, workers, scheduler) as counting:
+            results = run_benchmark(plan, config, executor=counting, show_progress=show)
     except KeyboardInterrupt:
         holds = "the previous report, whole" if (output / "results.json").is_file() else "no report"
         raise ReportInterrupted(f"interrupted while measuring: {output} still holds {holds}") from None

@@ -82,16 +82,18 @@ def time_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[s
 
 
 def build_row(adapter: Adapter, language: str, texts: Sequence[str], counts: Counts,
-              timing: ThroughputResult | None, reference: Counts | None) -> ResultRow:
+              timing: ThroughputResult | None, reference: Counts | None, *,
+              interval: tuple[float, float] | None | bool = True) -> ResultRow:
     """The row of one tokenizer on one language; `reference` is the reference language's counts
-    under the same tokenizer (None when they failed: no premium)."""
+    under the same tokenizer (None when they failed: no premium). `interval` is the premium's,
+    computed by the caller for many rows at once (`metrics.premium_cis`); True computes it here."""
     n_tokens = sum(counts.tokens_per_line)
     n_bytes = sum(len(t.encode("utf-8")) for t in texts)
     n_chars = sum(len(t) for t in texts)
     premium = ci = None
     if reference is not None:
         premium = metrics.premium(counts.tokens_per_line, reference.tokens_per_line)
-        ci = metrics.premium_ci(counts.tokens_per_line, reference.tokens_per_line)
+        ci = metrics.premium_ci(counts.tokens_per_line, reference.tokens_per_line) if interval is True else interval
     return ResultRow(
         tokenizer=adapter.id,
         family=adapter.family,

@@ -13,7 +13,6 @@ Example, two sentences encoded into 3 and 5 tokens, 10 and 14 bytes:
 
 from __future__ import annotations
 
-import functools
 from typing import Iterable, Sequence
 
 # The width of the embedding table the `embedding_params` column assumes (BERT-base, GPT-2 small).
@@ -21,6 +20,7 @@ EMBEDDING_DIM = 768
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20240601
+BOOTSTRAP_CHUNK = 50  # resamples drawn at a time: memory O(lines x 50)
 MEGABYTE = 1_000_000  # throughput_mb_s uses decimal megabytes: MB/s = bytes / seconds / 1e6
 
 
@@ -58,34 +58,56 @@ def premium_ci(
     """Percentile bootstrap interval for `premium`, resampling lines (paired: the same lines in
     both languages, since line N is the same content). Seeded, so the same counts give the same
     interval. None when there are no lines."""
+    return premium_cis([(tokens_per_line, reference_tokens_per_line)], confidence=confidence,
+                       n_resamples=n_resamples, seed=seed)[0]
+
+
+def premium_cis(
+    pairs: Sequence[tuple[Sequence[int], Sequence[int]]],
+    *,
+    confidence: float = 0.95,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    chunk_resamples: int = BOOTSTRAP_CHUNK,
+) -> list[tuple[float, float] | None]:
+    """`premium_ci` of many (tokens, reference tokens) pairs at once, each pair's lines resampled
+    alike (the same seeded resamples for every row of a run: the interval must not depend on who
+    else drew random numbers). Memory is O(lines x chunk_resamples), never O(lines x resamples):
+    the resamples are drawn `chunk_resamples` at a time, as counts of each line in each resample,
+    and every pair's sums are one matrix product with them. The draws are the ones a single
+    (n_resamples x lines) draw would give, so the intervals do not depend on the chunk size."""
     import numpy as np
 
-    n_lines = len(tokens_per_line)
-    if n_lines != len(reference_tokens_per_line):
-        raise ValueError("premium needs the same lines in both languages")
-    if n_lines == 0:
-        return None
-    picks = _resample_indices(n_lines, n_resamples, seed)
-    tokens = np.asarray(tokens_per_line, dtype=np.int64)[picks].sum(axis=1)
-    reference = np.asarray(reference_tokens_per_line, dtype=np.int64)[picks].sum(axis=1)
-    keep = reference > 0
-    if not keep.any():
-        return None
-    estimates = tokens[keep] / reference[keep]
+    out: list[tuple[float, float] | None] = [None] * len(pairs)
+    by_length: dict[int, list[int]] = {}
+    for index, (tokens, reference) in enumerate(pairs):
+        if len(tokens) != len(reference):
+            raise ValueError("premium needs the same lines in both languages")
+        if len(tokens):
+            by_length.setdefault(len(tokens), []).append(index)
     tail = (1.0 - confidence) / 2
-    low, high = np.quantile(estimates, [tail, 1.0 - tail])
-    return float(low), float(high)
-
-
-@functools.lru_cache(maxsize=8)
-def _resample_indices(n_lines: int, n_resamples: int, seed: int):
-    """The same resamples for every row of a run (a private seeded generator: the interval must
-    not depend on who else drew random numbers)."""
-    import numpy as np
-
-    picks = np.random.default_rng(seed).integers(0, n_lines, size=(n_resamples, n_lines))
-    picks.flags.writeable = False
-    return picks
+    for n_lines, indices in by_length.items():
+        # lines x pairs, the pair's tokens in one column and its reference's in the next
+        columns = np.empty((n_lines, 2 * len(indices)), dtype=np.float64)
+        for k, index in enumerate(indices):
+            columns[:, 2 * k] = pairs[index][0]
+            columns[:, 2 * k + 1] = pairs[index][1]
+        sums = np.empty((n_resamples, 2 * len(indices)), dtype=np.float64)
+        rng = np.random.default_rng(seed)
+        rows = np.arange(chunk_resamples)
+        for start in range(0, n_resamples, chunk_resamples):
+            k = min(chunk_resamples, n_resamples - start)
+            picks = rng.integers(0, n_lines, size=(k, n_lines))
+            weights = np.zeros((k, n_lines), dtype=np.float64)
+            np.add.at(weights, (np.repeat(rows[:k], n_lines), picks.ravel()), 1.0)
+            sums[start:start + k] = weights @ columns  # exact: integers far below 2**53
+        for k, index in enumerate(indices):
+            tokens, reference = sums[:, 2 * k], sums[:, 2 * k + 1]
+            keep = reference > 0
+            if keep.any():
+                low, high = np.quantile(tokens[keep] / reference[keep], [tail, 1.0 - tail])
+                out[index] = (float(low), float(high))
+    return out
 
 
 def share(n_hits: int, n_total: int) -> float | None:

@@ -46,6 +46,15 @@ from benchmark.errors import BenchmarkError
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
 TIMED_REPEATS = 3  # timed repeats per tokenizer and language (`run --repeats`)
+# Throughput is a rate: it is timed on a sample of each language's measured sentences, so its cost
+# stops growing with the corpus (counts, premiums and intervals cover every sentence). The sample
+# is evenly spread over the text; at most this many sentences and bytes.
+TIMED_SENTENCES = 256
+TIMED_BYTES = 256_000
+# Before timing, the encoder's cache is warmed on at most this many sentences of other text of the
+# language (FLORES-200's dev split has 997), so a big corpus's warm-up costs no more than FLORES's.
+WARM_UP_SENTENCES = 1_000
+WARM_UP_BYTES = 1_000_000
 # Above this share of a language's measured lines found word for word in the training text, a run
 # with trained tokenizers is refused: that is measuring on training data. Below it (a few common
 # lines such as "Yes." in two unrelated corpora) the report gives the count.
@@ -88,6 +97,7 @@ class Plan:
     train_languages: tuple[str, ...]
     train_language_of: dict[str, str | None]  # measured language -> its counterpart in the training corpus
     measure_texts: dict[str, tuple[str, ...]]
+    timed_texts: dict[str, tuple[str, ...]]  # the sample throughput is timed on
     warm_texts: dict[str, tuple[str, ...]]
     warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
     training: TrainingText
@@ -219,6 +229,7 @@ def plan_run(config: RunConfig) -> Plan:
     measure_texts = {code: corpus.lines(corpus.measure_split, code)[:limit] for code in languages}
     training = training_text(train_corpus, train_languages, limit)
     warm_texts, warm_source = _warm_up(corpus, train_corpus, languages, counterpart, measure_texts, limit)
+    timed_texts = {code: timed_sample(texts) for code, texts in measure_texts.items()}
 
     # The report says no measurement sees training text: check it line by line, whatever the
     # folders are called (another folder can hold the same text).
@@ -238,9 +249,32 @@ def plan_run(config: RunConfig) -> Plan:
     return Plan(
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
         train_languages=train_languages, train_language_of={code: counterpart.get(code) for code in languages},
-        measure_texts=measure_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
+        measure_texts=measure_texts, timed_texts=timed_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
         tokenizer_ids=ids, trains=trains, n_measured_in_training=n_measured_in_training,
     )
+
+
+def timed_sample(texts: Sequence[str], *, max_sentences: int = TIMED_SENTENCES,
+                 max_bytes: int = TIMED_BYTES) -> tuple[str, ...]:
+    """The sentences throughput is timed on: `max_sentences` evenly spread over `texts` (all of
+    them when there are fewer), then as many of those as fit in `max_bytes` (at least one).
+
+    >>> timed_sample(["a", "b", "c", "d", "e", "f"], max_sentences=3)
+    ('a', 'c', 'e')
+    """
+    n = len(texts)
+    picked = [texts[i * n // max_sentences] for i in range(max_sentences)] if n > max_sentences else list(texts)
+    return tuple(_within_bytes(picked, max_bytes))
+
+
+def _within_bytes(texts: Sequence[str], max_bytes: int) -> list[str]:
+    kept, size = [], 0
+    for text in texts:
+        size += len(text.encode("utf-8"))
+        if kept and size > max_bytes:
+            break
+        kept.append(text)
+    return kept
 
 
 def _warm_up(corpus: Corpus, train_corpus: Corpus, languages: Sequence[str], counterpart: dict[str, str],
@@ -254,13 +288,14 @@ def _warm_up(corpus: Corpus, train_corpus: Corpus, languages: Sequence[str], cou
     train_split = train_corpus.train_split
     for code in languages:
         if "dev" in corpus.splits:
-            warm_texts[code] = corpus.lines("dev", code)[:limit]
+            texts = corpus.lines("dev", code)[:limit]
             warm_source[code] = f"dev split of {corpus.name}"
         elif code in counterpart:
             source = counterpart[code]
-            warm_texts[code] = train_corpus.lines(train_split, source)[: len(measure_texts[code])]
+            texts = train_corpus.lines(train_split, source)[: len(measure_texts[code])]
             warm_source[code] = f"{train_split} split of {train_corpus.name} ({source})"
         else:
-            warm_texts[code] = ()
+            texts = ()
             warm_source[code] = f"none: timed cold (no dev split here and no counterpart in {train_corpus.name})"
+        warm_texts[code] = tuple(_within_bytes(texts[:WARM_UP_SENTENCES], WARM_UP_BYTES)) if texts else ()
     return warm_texts, warm_source

@@ -43,14 +43,15 @@ class _RichProgress(Progress):
         return self.progress.add_task(description, total=total)
 
     def update(self, task: int, description: str) -> None:
-        self.progress.update(task, description=description)
+        self.progress.update(task, description=description, refresh=True)
 
     def advance(self, task: int) -> None:
         self.progress.advance(task)
+        self.progress.refresh()
 
     def finish(self, task: int) -> None:
         total = self.progress.tasks[task].total
-        self.progress.update(task, completed=total if total is not None else 1, total=total or 1)
+        self.progress.update(task, completed=total if total is not None else 1, total=total or 1, refresh=True)
 
 
 @contextmanager
@@ -62,8 +63,10 @@ def progress_display(enabled: bool) -> Iterator[Progress]:
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
     from rich.progress import Progress as RichBars
 
+    # No refresh thread (redrawn on each update): a process with a second thread is not forked
+    # for counting workers (executors.py), as a lock it holds would be inherited held.
     with RichBars(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=False) as bars:
+                  console=Console(stderr=True), transient=False, auto_refresh=False) as bars:
         yield _RichProgress(bars)
 
 

@@ -33,6 +33,9 @@ class TimingSettings:
     """How throughput was timed (see `benchmark.timing`)."""
 
     repeats: int | None = None
+    n_timed_sentences: dict[str, int] | None = None  # language -> sentences in the timed sample
+    timed_sample: str | None = None  # how the sample is chosen
+    n_warm_up_sentences: dict[str, int] | None = None
     clock: str | None = None  # e.g. "CPU time of the process (time.process_time)"; None: the wall clock
     yardstick: str | None = None  # the tokenizer id timed in turns with every tokenizer
     turn_sentences: int | None = None  # sentences per turn with the yardstick
@@ -42,6 +45,14 @@ class TimingSettings:
     protocol: str | None = None
     throughput_x_tiktoken: str | None = None
     megabyte: str = "10^6 bytes of UTF-8"
+
+
+@dataclass(frozen=True)
+class CountingSettings:
+    """Where the sentences were counted (the counts do not depend on it)."""
+
+    executor: str = "serial"  # "serial", "processes" or "dask"
+    n_workers: int = 1
 
 
 @dataclass(frozen=True)
@@ -89,6 +100,7 @@ class RunSettings:
     max_sentences: int | None = None
     encode: str | None = None
     timing: TimingSettings = field(default_factory=TimingSettings)
+    counting: CountingSettings = field(default_factory=CountingSettings)
     train_seconds: str | None = None
     premium: PremiumSettings = field(default_factory=PremiumSettings)
     embedding_dim: int | None = None
@@ -134,6 +146,7 @@ class RunRecord:
     examples: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     example_sentences: dict[str, str] = field(default_factory=dict)  # language -> sentence
     language_names: dict[str, str] = field(default_factory=dict)  # "jpn_Jpan" -> "Japanese"
+    phase_seconds: dict[str, float] = field(default_factory=dict)  # wall seconds of each phase of the run
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(dataclasses.asdict(self))

@@ -9,9 +9,11 @@ module puts them in order and writes down what produced the rows, the run record
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import platform
 import subprocess
+import time
 from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
@@ -27,15 +29,27 @@ from benchmark.adapters import (
     file_id,
     load_tokenizer_file,
     requested_size,
+    run_train_task,
+    train_tasks,
 )
 from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name
 from benchmark.errors import one_line
-from benchmark.measure import Counts, build_row, choose_example_line, count_texts, skipped_row, time_language, unmeasured_row
-from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, Plan, RunConfig, display_path
+from benchmark.executors import Executor, count_slices, count_tasks, merge_results, run_count_task, share_adapters
+from benchmark.measure import Counts, build_row, choose_example_line, skipped_row, time_language, unmeasured_row
+from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, TIMED_BYTES, TIMED_SENTENCES, Plan, RunConfig, display_path
 from benchmark.progress import Progress, progress_display
-from benchmark.record import MachineInfo, PremiumSettings, RunRecord, RunSettings, SuiteInfo, TimingSettings, TokenizerEntry
+from benchmark.record import (
+    CountingSettings,
+    MachineInfo,
+    PremiumSettings,
+    RunRecord,
+    RunSettings,
+    SuiteInfo,
+    TimingSettings,
+    TokenizerEntry,
+)
 from benchmark.results import ResultRow, Results
-from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, machine_info
+from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, ThroughputResult, machine_info
 
 # Timed in turns with every tokenizer: tiktoken has no cache, loads offline, and is the
 # production encoder most readers know.
@@ -45,36 +59,65 @@ PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizer
             "pandas", "matplotlib", "seaborn")
 
 
-def run_benchmark(plan: Plan, config: RunConfig, *, show_progress: bool = False) -> Results:
-    """Train (or read the cache), build, measure every tokenizer on every language, and record."""
+def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = None,
+                  show_progress: bool = False) -> Results:
+    """Train (or read the cache), build, count every tokenizer on every language (on `executor`,
+    in this process by default), time each on its sample (here, alone), and record."""
     cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
                           enabled=not config.retrain)
+    executor = executor or Executor()
+    clock = _PhaseClock()
     with progress_display(show_progress) as progress:
-        tokenizers = _build(plan, config, cache, progress)
+        # The user's files first: a damaged one fails in seconds, before minutes of training.
+        from_files = _load_files(config, progress)
+        if executor.n_workers > 1 and executor.same_machine:
+            # The families train side by side, into the cache; the build below reads them from it.
+            step = progress.task(f"training ({executor.n_workers} workers)", total=None)
+            executor.map(run_train_task, train_tasks(plan.tokenizer_ids, plan.training, cache))
+            progress.finish(step)
+            cache = dataclasses.replace(cache, enabled=True)  # with --retrain, the models just trained
+        tokenizers = _build(plan, cache, from_files, progress)
+        clock.lap("training and loading")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
-        step = progress.task("measuring", total=len(ready) * len(plan.languages))
-        yardstick = _yardstick(ready, lambda label: progress.update(step, label)) if ready else None
-        rows: list[ResultRow] = []
-        for tokenizer in tokenizers:
-            if isinstance(tokenizer, Skipped):
-                rows.extend(skipped_row(tokenizer, code, plan.measure_texts[code]) for code in plan.languages)
-                continue
-            rows.extend(_measure_tokenizer(tokenizer, plan, config.repeats, yardstick, progress, step))
-        progress.update(step, "measured")
-        progress.finish(step)
-    return Results(rows=tuple(rows), record=_run_record(config, plan, tokenizers))
+        counted = _count_all(ready, plan, executor, progress)
+        executor.close()  # nothing of ours runs beside the timed passes
+        clock.lap("counting")
+        timed = _time_all(ready, plan, config.repeats, counted, progress)
+        clock.lap("timing")
+    rows = _rows(tokenizers, plan, counted, timed)
+    record = _run_record(config, plan, tokenizers, executor)
+    clock.lap("rows and record")
+    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds))
 
 
-def _build(plan: Plan, config: RunConfig, cache: TrainingCache, progress: Progress) -> list[Adapter | Skipped]:
-    """The plan's tokenizers in its order: the user's files first (a damaged one fails before
-    minutes of training), then the trained and the pretrained ones."""
+class _PhaseClock:
+    """Wall seconds of each phase of the run, for the record (how a run's time is spent)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.seconds[phase] = round(now - self._last, 3)
+        self._last = now
+
+
+def _load_files(config: RunConfig, progress: Progress) -> dict[str, Adapter]:
+    """The user's tokenizer files (`--tokenizer-file`), by id."""
+    loaded = {}
+    for path in config.tokenizer_files:
+        progress.update(progress.task(f"loading {path}", total=None), f"loading {path}")
+        loaded[file_id(path)] = load_tokenizer_file(Path(path), pattern=config.tokenizer_file_pattern)
+    return loaded
+
+
+def _build(plan: Plan, cache: TrainingCache, from_files: dict[str, Adapter],
+           progress: Progress) -> list[Adapter | Skipped]:
+    """The plan's tokenizers in its order: the trained (or cached) and pretrained ones, and the
+    user's files loaded before."""
     step = progress.task("training and loading tokenizers", total=None)
-    files = {file_id(p): Path(p) for p in config.tokenizer_files}
-    from_files: dict[str, Adapter] = {}
-    for tokenizer_id, path in files.items():
-        progress.update(step, f"loading {path}")
-        from_files[tokenizer_id] = load_tokenizer_file(path, pattern=config.tokenizer_file_pattern)
-    others = [i for i in plan.tokenizer_ids if i not in files]
+    others = [i for i in plan.tokenizer_ids if i not in from_files]
     built = dict(zip(others, build_tokenizers(others, plan.training, cache,
                                               on_step=lambda label: progress.update(step, label))))
     built.update(from_files)
@@ -94,31 +137,78 @@ def _short_of_target(tokenizer: Adapter | Skipped) -> Adapter | Skipped:
                    f"training text supports only {tokenizer.vocab_size} tokens (no pair left occurring twice)")
 
 
-def _measure_tokenizer(tokenizer: Adapter, plan: Plan, repeats: int, yardstick: Adapter | None,
-                       progress: Progress, step: int) -> list[ResultRow]:
-    """One tokenizer on every language; a language it raises on is a `failed:` row."""
-    counts: dict[str, Counts] = {}
-    timings = {}
-    failures: dict[str, str] = {}
-    for code in plan.languages:
-        progress.update(step, f"measuring {tokenizer.id} on {code}")
-        try:
-            counts[code] = count_texts(tokenizer, plan.measure_texts[code])
-            timings[code] = time_language(tokenizer, plan.measure_texts[code], plan.warm_texts[code],
-                                          repeats=repeats, yardstick=yardstick)
-        except Exception as exc:  # this tokenizer on this language: the rest of the run goes on
-            failures[code] = one_line(exc)
-            counts.pop(code, None)
+def _count_all(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,
+               progress: Progress) -> dict[str, tuple[dict[str, Counts], dict[str, str]]]:
+    """tokenizer id -> (counts per language, reason per language it failed on). Tokenizers with a
+    recipe are counted on the executor; one without (a test's stand-in) here."""
+    texts = {code: plan.measure_texts[code] for code in plan.languages}
+    shipped = [t for t in tokenizers if executor.n_workers > 1 and (executor.shares_memory or t.recipe is not None)]
+    share_adapters(shipped)
+    tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe, texts) for t in shipped}
+    step = progress.task(f"counting ({executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)})",
+                         total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in tokenizers))
+    flat = [task for tokenizer_tasks in tasks.values() for task in tokenizer_tasks]
+    results = iter(executor.map(run_count_task, flat, on_done=lambda: progress.advance(step)))
+    counted = {}
+    for tokenizer in tokenizers:
+        if tokenizer.id in tasks:
+            counted[tokenizer.id] = merge_results([next(results) for _ in tasks[tokenizer.id]])
+            continue
+        progress.update(step, f"counting {tokenizer.id}")
+        counted[tokenizer.id] = merge_results([count_slices(tokenizer, texts.items())])
         progress.advance(step)
-    reference = counts.get(plan.reference)
+    progress.finish(step)
+    return counted
+
+
+def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):
+    """tokenizer id -> language -> its timing on the plan's sample, in this process, one at a time."""
+    step = progress.task("timing (one thread)", total=len(tokenizers) * len(plan.languages))
+    yardstick = _yardstick(tokenizers, lambda label: progress.update(step, label)) if tokenizers else None
+    timed: dict[str, dict[str, ThroughputResult]] = {}
+    for tokenizer in tokenizers:
+        _, failures = counted[tokenizer.id]
+        timed[tokenizer.id] = {}
+        for code in plan.languages:
+            progress.update(step, f"timing {tokenizer.id} on {code}")
+            if code not in failures:
+                try:
+                    timed[tokenizer.id][code] = time_language(tokenizer, plan.timed_texts[code], plan.warm_texts[code],
+                                                              repeats=repeats, yardstick=yardstick)
+                except Exception as exc:  # it counted this text, yet raised on a timed pass
+                    failures[code] = one_line(exc)
+            progress.advance(step)
+    progress.finish(step)
+    return timed
+
+
+def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed) -> list[ResultRow]:
+    """Every row; the premiums' intervals in one batch (the same resamples for every row)."""
+    pairs, owners = [], []
+    for tokenizer in tokenizers:
+        if isinstance(tokenizer, Adapter):
+            counts, failures = counted[tokenizer.id]
+            reference = counts.get(plan.reference)
+            for code in plan.languages:
+                if code in counts and code not in failures and reference is not None:
+                    pairs.append((counts[code].tokens_per_line, reference.tokens_per_line))
+                    owners.append((tokenizer.id, code))
+    intervals = dict(zip(owners, metrics.premium_cis(pairs)))
     rows = []
-    for code in plan.languages:
-        texts = plan.measure_texts[code]
-        if code in failures:
-            rows.append(unmeasured_row(tokenizer.id, tokenizer.family, tokenizer.vocab_size, code, texts,
-                                       f"failed: {failures[code]}"))
-        else:
-            rows.append(build_row(tokenizer, code, texts, counts[code], timings[code], reference))
+    for tokenizer in tokenizers:
+        for code in plan.languages:
+            texts = plan.measure_texts[code]
+            if isinstance(tokenizer, Skipped):
+                rows.append(skipped_row(tokenizer, code, texts))
+                continue
+            counts, failures = counted[tokenizer.id]
+            if code in failures:
+                rows.append(unmeasured_row(tokenizer.id, tokenizer.family, tokenizer.vocab_size, code, texts,
+                                           f"failed: {failures[code]}"))
+                continue
+            reference = counts.get(plan.reference) if plan.reference not in failures else None
+            rows.append(build_row(tokenizer, code, texts, counts[code], timed[tokenizer.id].get(code), reference,
+                                  interval=intervals.get((tokenizer.id, code))))
     return rows
 
 
@@ -138,7 +228,8 @@ def _yardstick(tokenizers: Sequence[Adapter], on_step) -> Adapter | None:
 # ---------------------------------------------------------------- the run record
 
 
-def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Skipped]) -> RunRecord:
+def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Skipped],
+                executor: Executor) -> RunRecord:
     example_index = choose_example_line(plan.measure_texts[plan.reference])
     example_sentences = {code: plan.measure_texts[code][example_index] for code in plan.languages}
     examples: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in plan.languages}
@@ -185,6 +276,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         max_sentences=config.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
         timing=_timing_settings(config, plan),
+        counting=CountingSettings(executor=executor.name, n_workers=executor.n_workers),
         train_seconds=("wall seconds of training; for bpe/* the time the single training run "
                        "to the largest size took to reach that size (merges are a prefix); "
                        "a cached model reports the seconds of the run that trained it"),
@@ -211,6 +303,10 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
 def _timing_settings(config: RunConfig, plan: Plan) -> TimingSettings:
     return TimingSettings(
         repeats=config.repeats,
+        n_timed_sentences={code: len(plan.timed_texts[code]) for code in plan.languages},
+        timed_sample=(f"at most {TIMED_SENTENCES} of the measured sentences, evenly spread over them, and at most "
+                      f"{TIMED_BYTES:,} bytes of them"),
+        n_warm_up_sentences={code: len(plan.warm_texts[code]) for code in plan.languages},
         clock=RUN_CLOCK_NAME,
         yardstick=YARDSTICK_ID,
         turn_sentences=YARDSTICK_CHUNK_TEXTS,

@@ -17,12 +17,14 @@ from benchmark.adapters.registry import (
     candidate_ids,
     is_trained_id,
     requested_size,
+    run_train_task,
     select_ids,
+    train_tasks,
 )
 from benchmark.adapters.user_files import check_tokenizer_files, file_id, load_tokenizer_file, tokenizer_file_kind
 
 __all__ = [
     "Adapter", "Failed", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED", "TRAINED",
-    "candidate_ids", "is_trained_id", "requested_size", "select_ids", "build_tokenizers", "load_tokenizer_file",
+    "candidate_ids", "is_trained_id", "requested_size", "run_train_task", "select_ids", "train_tasks", "build_tokenizers", "load_tokenizer_file",
     "default_cache_dir", "file_id", "check_tokenizer_files", "tokenizer_file_kind",
 ]

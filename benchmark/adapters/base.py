@@ -42,6 +42,30 @@ class Failed(Skipped):
         return f"failed: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """How to build an adapter again in another process (a worker, a Dask cluster): call
+    `builder` ("module:function") with `args` and `kwargs`. Plain data, so that it pickles: a
+    model travels as its file's bytes, a vendor's vocabulary as its name."""
+
+    builder: str
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """Equal for two copies of one recipe (a worker's cache of what it built is keyed by it)."""
+        import pickle
+
+        return hashlib.sha256(pickle.dumps((self.builder, self.args, self.kwargs))).hexdigest()
+
+    def build(self) -> Adapter:
+        import importlib
+
+        module, _, name = self.builder.partition(":")
+        return getattr(importlib.import_module(module), name)(*self.args, **self.kwargs)
+
+
 class Adapter:
     """One tokenizer behind the common interface. Subclasses set the attributes in __init__."""
 
@@ -54,6 +78,7 @@ class Adapter:
     unk_id: int | None = None  # the unknown token's id, where the model has one
     byte_fallback_ids: frozenset[int] = frozenset()  # SentencePiece-style <0xNN> pieces
     has_cache: bool = False  # True when encode keeps a cache that `reset_cache` empties
+    recipe: Recipe | None = None  # how a worker builds it again; None: it is counted in this process
 
     def encode(self, text: str) -> list[int]:
         raise NotImplementedError

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.adapters.base import Adapter, Skipped, sha256_hex
+from benchmark.adapters.base import Adapter, Recipe, Skipped, sha256_hex
 from benchmark.adapters.cache import TrainingCache
 from benchmark.errors import BenchmarkError
 
@@ -53,6 +53,8 @@ class SentencePieceAdapter(Adapter):
         import sentencepiece as spm
 
         self.processor = spm.SentencePieceProcessor(model_proto=model_proto)
+        self.recipe = Recipe(f"{__name__}:SentencePieceAdapter", (model_proto,),
+                             {"id": id, "family": family, "train_seconds": train_seconds, "settings": settings})
         self.id = id
         self.family = family
         self.vocab_size = self.processor.get_piece_size()

@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmark.adapters.base import Adapter, Skipped, readable_bytes, sha256_hex
+from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
 
 WORDPIECE = "hf-wordpiece"
@@ -73,6 +73,8 @@ class HFAdapter(Adapter):
                  settings: dict[str, Any]) -> None:
         tokenizers = _import_tokenizers()
         self.tokenizer = tokenizers.Tokenizer.from_str(tokenizer_json)
+        self.recipe = Recipe(f"{__name__}:HFAdapter", (tokenizer_json,),
+                             {"id": id, "family": family, "train_seconds": train_seconds, "settings": settings})
         self.id = id
         self.family = family
         self.vocab_size = self.tokenizer.get_vocab_size(with_added_tokens=True)

@@ -6,11 +6,12 @@ merges are a prefix); `train_seconds` of a size is the time that one run took to
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmark.adapters.base import Adapter, readable_bytes, sha256_hex
+from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
 
 FAMILY = "bpe"
@@ -22,6 +23,8 @@ class InhouseBPE(Adapter):
     def __init__(self, model, *, id: str, family: str = FAMILY, train_seconds: float | None = None,
                  extra_settings: dict[str, Any] | None = None) -> None:
         self.model = model
+        self._recipe_kwargs = {"id": id, "family": family, "train_seconds": train_seconds,
+                               "extra_settings": extra_settings}
         self.id = id
         self.family = family
         self.vocab_size = model.vocab_size
@@ -39,6 +42,10 @@ class InhouseBPE(Adapter):
             "special_tokens": "not parsed (encode_ordinary)",
             **(extra_settings or {}),
         }
+
+    @functools.cached_property
+    def recipe(self) -> Recipe:  # made when a worker needs it: writing the model file takes a moment
+        return Recipe(f"{__name__}:from_model_text", (_model_text(self.model),), self._recipe_kwargs)
 
     def encode(self, text: str) -> list[int]:
         return self.model.encode_ordinary(text)
@@ -62,6 +69,24 @@ class InhouseBPE(Adapter):
         repeat "warm-up, then unseen text" without encoding the warm-up again."""
         snapshot = self.model.cache_snapshot()
         return lambda: self.model.restore_cache(snapshot)
+
+
+def _model_text(model) -> str:
+    """The model's file, as `save` writes it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"model{MODEL_SUFFIX}"
+        model.save(path)
+        return path.read_text(encoding="utf-8")
+
+
+def from_model_text(text: str, **kwargs: Any) -> Adapter:
+    """An `InhouseBPE` from a model file's text (a worker's copy, see `Recipe`)."""
+    from benchmark.bpe import ByteLevelBPE
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"model{MODEL_SUFFIX}"
+        path.write_text(text, encoding="utf-8")
+        return InhouseBPE(ByteLevelBPE.load(path), **kwargs)
 
 
 def trained_id(pattern_name: str, vocab_size: int) -> str:

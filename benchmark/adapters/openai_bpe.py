@@ -7,7 +7,7 @@ tiktoken's (the conformance test checks it), so only the speed differs.
 
 from __future__ import annotations
 
-from benchmark.adapters.base import Adapter
+from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import EncodingAdapter
 
 FAMILY = "bpe_openai"
@@ -28,4 +28,6 @@ class BpeOpenAIAdapter(EncodingAdapter):
 
 
 def load(name: str) -> Adapter:
-    return BpeOpenAIAdapter(name)
+    adapter = BpeOpenAIAdapter(name)
+    adapter.recipe = Recipe(f"{__name__}:load", (name,))
+    return adapter

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.adapters.base import Adapter, readable_bytes, sha256_hex
+from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex
 from benchmark.errors import BenchmarkError
 
 FAMILY = "tiktoken"
@@ -112,22 +112,29 @@ def load(name: str) -> Adapter:
         mergeable_ranks=load_ranks(name),
         special_tokens=dict(encoding_spec.special_tokens),
     )
-    return TiktokenAdapter(encoding, id=f"{FAMILY}/{name}", family=FAMILY, fingerprint=fingerprint,
-                           source=f"{name}, from bpe_openai/data, sha256-checked")
+    adapter = TiktokenAdapter(encoding, id=f"{FAMILY}/{name}", family=FAMILY, fingerprint=fingerprint,
+                              source=f"{name}, from bpe_openai/data, sha256-checked")
+    adapter.recipe = Recipe(f"{__name__}:load", (name,))
+    return adapter
 
 
 def from_rank_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
     """A tiktoken rank file (`<base64 token> <rank>` lines), split with a named pattern."""
+    return from_rank_bytes(Path(path).read_bytes(), source=str(path), pattern=pattern)
+
+
+def from_rank_bytes(data: bytes, *, source: str, pattern: str = "cl100k") -> Adapter:
+    """`from_rank_file` of the file's bytes (`source` is its path, for the id and messages)."""
     import tiktoken
 
     from benchmark.bpe.openai_ranks import parse_rank_file
 
     pattern_text = check_rank_file_pattern(pattern)
-    data = Path(path).read_bytes()
-    ranks = parse_rank_file(data, source=str(path))
-    encoding = tiktoken.Encoding(name=Path(path).stem, pat_str=pattern_text, mergeable_ranks=ranks,
+    ranks = parse_rank_file(data, source=source)
+    encoding = tiktoken.Encoding(name=Path(source).stem, pat_str=pattern_text, mergeable_ranks=ranks,
                                  special_tokens={})
-    adapter = TiktokenAdapter(encoding, id=f"file/{Path(path).name}", family="file-tiktoken",
-                              fingerprint=sha256_hex(data), source=str(path))
+    adapter = TiktokenAdapter(encoding, id=f"file/{Path(source).name}", family="file-tiktoken",
+                              fingerprint=sha256_hex(data), source=source)
     adapter.settings["pattern_name"] = pattern
+    adapter.recipe = Recipe(f"{__name__}:from_rank_bytes", (data,), {"source": source, "pattern": pattern})
     return adapter

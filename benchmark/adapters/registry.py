@@ -143,6 +143,37 @@ def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra
     return [i for i in ids if i in selected] + extra
 
 
+@dataclass(frozen=True)
+class TrainTask:
+    """Train one family at some sizes into the cache (plain data: it runs in a worker)."""
+
+    family: str
+    sizes: tuple[int, ...]
+    training: TrainingText
+    cache: TrainingCache
+
+
+def run_train_task(task: TrainTask) -> str | None:
+    """Train the task's family into its cache; None when done, else the one-line reason it failed
+    (the family is then trained again, and fails again, where it is built: `build_tokenizers`)."""
+    family = next(f for f in TRAINED if f.family == task.family)
+    try:
+        family.train(task.training, list(task.sizes), task.cache)
+    except Exception as exc:
+        return one_line(exc)
+    return None
+
+
+def train_tasks(ids: Sequence[str], training: TrainingText, cache: TrainingCache) -> list[TrainTask]:
+    """One task per trained family that `ids` ask for, the slowest to train first."""
+    tasks = []
+    for family in TRAINED:
+        sizes = tuple(int(i[len(family.id_prefix):]) for i in ids if i.startswith(family.id_prefix))
+        if sizes:
+            tasks.append(TrainTask(family.family, sizes, training, cache))
+    return tasks
+
+
 def build_tokenizers(
     ids: Sequence[str],
     training: TrainingText | None,

@@ -1,0 +1,268 @@
+"""Where counting runs: in this process, in worker processes on every core, or on a Dask cluster.
+
+Counting (encode, decode, compare, count every sentence) is embarrassingly parallel; timing is
+not, and never runs here (measure.time_language runs alone, on one thread, after counting). A
+task is plain data, a tokenizer's `Recipe` and a slice of sentences per language, so it pickles
+to a worker process or a cluster node; its results are merged in task order, so every executor
+gives exactly the rows of counting everything in this process.
+
+- `serial`: one process (`--workers 1`).
+- `processes`: a pool of `--workers N` processes for each batch of tasks. On Linux, when this
+  process runs no other thread (so no lock can be inherited held), the workers are forked and
+  find the tokenizers already built; otherwise they start fresh ("spawn") and each builds a
+  tokenizer once from its recipe, keeping the last few it built.
+- `dask`: the same tasks on a `dask.distributed` cluster: `--scheduler HOST:PORT`, or a local
+  cluster of `--workers N` processes. Only the tasks travel: each holds the sentences it counts
+  and the tokenizer's recipe (a trained model's file as bytes; a vendor's vocabulary by name, so
+  every node needs this package and its dependencies installed). See docs/cluster.md.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from benchmark.adapters.base import Adapter, Recipe
+from benchmark.errors import BenchmarkError, one_line
+from benchmark.measure import Counts, count_texts
+
+EXECUTORS = ("processes", "dask", "serial")
+TASK_LINES = 20_000  # sentences per task at most: big corpora are split, FLORES is one task per tokenizer
+_BUILT_PER_WORKER = 4  # tokenizers a worker keeps built (tasks come grouped by tokenizer)
+
+
+@dataclass(frozen=True)
+class CountTask:
+    """Count one tokenizer over consecutive slices of some languages' sentences."""
+
+    tokenizer: str  # its id: a forked worker finds it built (`share_adapters`)
+    recipe: Recipe | None  # how any other worker builds it; None when every worker is forked
+    slices: tuple[tuple[str, tuple[str, ...]], ...]  # (language, its sentences), in text order
+
+
+@dataclass(frozen=True)
+class CountResult:
+    counts: tuple[tuple[str, Counts], ...]  # (language, counts of that slice)
+    failures: tuple[tuple[str, str], ...] = ()  # (language, one-line reason): the rows say `failed:`
+
+
+_built: OrderedDict[str, Adapter] = OrderedDict()  # recipe key -> the adapter this process built
+_shared: dict[str, Adapter] = {}  # tokenizer id -> adapter, set before workers are forked
+
+
+def share_adapters(adapters: Iterable[Adapter]) -> None:
+    """Adapters that forked workers inherit, by id (no recipe, no rebuilding)."""
+    _shared.clear()
+    _shared.update((adapter.id, adapter) for adapter in adapters)
+
+
+def _adapter_of(task: CountTask) -> Adapter:
+    if task.recipe is None:
+        return _shared[task.tokenizer]
+    key = task.recipe.key
+    recipe = task.recipe
+    adapter = _built.get(key)
+    if adapter is None:
+        adapter = _built[key] = recipe.build()
+        while len(_built) > _BUILT_PER_WORKER:
+            _built.popitem(last=False)
+    _built.move_to_end(key)
+    return adapter
+
+
+def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str]]]) -> CountResult:
+    """Count `adapter` over each (language, sentences) slice; a slice it raises on is a failure
+    of that language, and the other slices are counted all the same."""
+    done, failures = [], []
+    for language, texts in slices:
+        try:
+            done.append((language, count_texts(adapter, texts)))
+        except Exception as exc:
+            failures.append((language, one_line(exc)))
+    return CountResult(tuple(done), tuple(failures))
+
+
+def run_count_task(task: CountTask) -> CountResult:
+    """A task's counts, in a worker or here (the adapter built once per process from its recipe)."""
+    try:
+        adapter = _adapter_of(task)
+    except Exception as exc:
+        return CountResult((), tuple((language, one_line(exc)) for language, _ in task.slices))
+    return count_slices(adapter, task.slices)
+
+
+def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[str, Sequence[str]], *,
+                task_lines: int = TASK_LINES) -> list[CountTask]:
+    """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order."""
+    tasks, current, size = [], [], 0
+    for language, texts in texts_by_language.items():
+        for start in range(0, max(len(texts), 1), task_lines):
+            piece = tuple(texts[start:start + task_lines])
+            if size + len(piece) > task_lines and current:
+                tasks.append(CountTask(tokenizer, recipe, tuple(current)))
+                current, size = [], 0
+            current.append((language, piece))
+            size += len(piece)
+    if current:
+        tasks.append(CountTask(tokenizer, recipe, tuple(current)))
+    return tasks
+
+
+def merge_results(results: Iterable[CountResult]) -> tuple[dict[str, Counts], dict[str, str]]:
+    """Per language: the merged counts of its slices, in order; and the languages a tokenizer
+    failed on, with the reason (a language with one failed slice has no counts)."""
+    counts: dict[str, Counts] = {}
+    failures: dict[str, str] = {}
+    for result in results:
+        for language, part in result.counts:
+            counts[language] = counts[language].merge(part) if language in counts else part
+        for language, reason in result.failures:
+            failures.setdefault(language, reason)
+    for language in failures:
+        counts.pop(language, None)
+    return counts, failures
+
+
+class Executor:
+    """Runs `run_count_task` over tasks, results in task order. Serial: in this process."""
+
+    name = "serial"
+    n_workers = 1
+    shares_memory = True  # its workers see this process's adapters (no recipe needed)
+    same_machine = True  # its workers see this machine's files (the training cache)
+
+    def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
+        results = []
+        for task in tasks:
+            results.append(function(task))
+            if on_done:
+                on_done()
+        return results
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def _worker_start() -> None:
+    """In each worker: die with the run (a worker of a killed run must not live on), one thread."""
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _fork_is_safe() -> bool:
+    """Whether this process can be forked without a lock held by another thread: Linux, and no
+    thread besides this one (rich's refresh thread, a library's pool) counted by the kernel."""
+    import threading
+
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+class ProcessExecutor(Executor):
+    """A fresh pool for each `map`: forked workers then see the adapters built just before."""
+
+    name = "processes"
+
+    def __init__(self, n_workers: int) -> None:
+        self.n_workers = n_workers
+
+    @property
+    def shares_memory(self) -> bool:
+        return _fork_is_safe()
+
+    def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        if not tasks:
+            return []
+        context = multiprocessing.get_context("fork" if _fork_is_safe() else "spawn")
+        with ProcessPoolExecutor(max_workers=min(self.n_workers, len(tasks)), mp_context=context,
+                                 initializer=_worker_start) as pool:
+            futures = [pool.submit(function, task) for task in tasks]
+            results = []
+            for future in futures:
+                results.append(future.result())
+                if on_done:
+                    on_done()
+        return results
+
+
+class DaskExecutor(Executor):
+    name = "dask"
+    shares_memory = False
+
+    def __init__(self, n_workers: int, scheduler: str | None = None) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise BenchmarkError("--executor dask needs dask.distributed: pip install 'tokencost-benchmark[cluster]'") from None
+        self._cluster = None
+        if scheduler is None:
+            self._cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                         dashboard_address=None, host="127.0.0.1")
+            self._client = Client(self._cluster)
+        else:
+            self.same_machine = False
+            try:
+                self._client = Client(scheduler, timeout=30)
+            except (OSError, TimeoutError) as exc:
+                raise BenchmarkError(f"--scheduler {scheduler}: cannot reach a Dask scheduler ({one_line(exc)})") from None
+        self.n_workers = len(self._client.scheduler_info().get("workers", {})) or n_workers
+
+    def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
+        futures = self._client.map(function, tasks, pure=False)
+        results = []
+        for future in futures:
+            results.append(future.result())
+            if on_done:
+                on_done()
+        return results
+
+    def close(self) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def make_executor(kind: str = "processes", workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor `--executor`, `--workers` and `--scheduler` ask for; one worker is serial."""
+    if kind not in EXECUTORS:
+        raise BenchmarkError(f"unknown executor {kind!r}; use one of {', '.join(EXECUTORS)}")
+    n_workers = workers or default_workers()
+    if scheduler is not None and kind != "dask":
+        raise BenchmarkError("--scheduler is the address of a Dask scheduler: add --executor dask")
+    if kind == "dask":
+        return DaskExecutor(n_workers, scheduler)
+    if kind == "serial" or n_workers == 1:
+        return Executor()
+    return ProcessExecutor(n_workers)

@@ -1,0 +1,126 @@
+"""Counting on every core or on a cluster gives exactly the rows of counting in one process.
+
+The executors only move work: the rows (all but the timing columns) must be identical whether the
+sentences are counted here, by forked or fresh worker processes, or by the workers of a real Dask
+scheduler started on loopback.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from benchmark import executors
+from benchmark.executors import CountTask, count_tasks, make_executor, merge_results, run_count_task
+from benchmark.plan import RunConfig, plan_run
+from benchmark.results import ROW_FIELDS, TIMING_FIELDS
+from benchmark.run import run_benchmark
+
+DATA = Path(__file__).parent / "data"
+TOKENIZERS = ("bpe/*", "sentencepiece/*", "hf/*", "tiktoken/*")
+
+
+def counted_rows(results) -> list[dict]:
+    return [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in results.rows]
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory) -> RunConfig:
+    cache = tmp_path_factory.mktemp("cache")
+    return RunConfig(languages=("eng_Latn", "jpn_Jpan", "kor_Hang"), vocab_sizes=(1024, 3000), max_sentences=60,
+                     tokenizers=TOKENIZERS, repeats=1, cache_dir=cache)
+
+
+@pytest.fixture(scope="module")
+def serial(config):
+    return run_benchmark(plan_run(config), config)
+
+
+def test_worker_processes_count_exactly_what_one_process_counts(config, serial, monkeypatch):
+    forked = run_benchmark(plan_run(config), config, executor=make_executor("processes", 2))
+    assert forked.record.settings.counting.n_workers == 2 and forked.record.settings.counting.executor == "processes"
+    assert counted_rows(forked) == counted_rows(serial)
+    assert any(row.ok and row.family == "bpe" for row in forked.rows)
+    # Workers started fresh (no fork) build every tokenizer from its recipe: the same rows.
+    monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)
+    fresh = run_benchmark(plan_run(config), config, executor=make_executor("processes", 2))
+    assert counted_rows(fresh) == counted_rows(serial)
+
+
+def test_tasks_split_a_long_text_and_merge_back_in_order(serial):
+    from benchmark.adapters import PRETRAINED
+
+    adapter = PRETRAINED["tiktoken/cl100k_base"]()
+    texts = {"a": [f"sentence {i}" for i in range(25)], "b": ["x"] * 3, "c": [f"{i} y" for i in range(9)]}
+    tasks = count_tasks(adapter.id, adapter.recipe, texts, task_lines=10)
+    assert [sum(len(t) for _, t in task.slices) for task in tasks] == [10, 10, 8, 9]
+    counts, failures = merge_results(map(run_count_task, tasks))
+    assert not failures
+    whole, _ = merge_results([run_count_task(CountTask(adapter.id, adapter.recipe, tuple(
+        (code, tuple(t)) for code, t in texts.items())))])
+    assert counts == whole
+
+
+def test_a_tokenizer_that_raises_in_a_worker_fails_its_language_only():
+    from benchmark.adapters.base import Recipe
+
+    task = CountTask("broken", Recipe("benchmark.adapters.openai_tiktoken:load", ("no_such_encoding",)),
+                     (("eng", ("a",)), ("jpn", ("b",))))
+    result = run_count_task(task)
+    assert result.counts == () and [code for code, _ in result.failures] == ["eng", "jpn"]
+    assert "unknown OpenAI encoding 'no_such_encoding'" in result.failures[0][1]
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A real scheduler and two workers, separate processes on loopback, as on a cluster."""
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent))
+    assert dask, "the dask command comes with dask[distributed]"
+    scheduler_file = tmp_path / "scheduler.json"
+    processes = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", str(scheduler_file)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for _ in range(2):
+            processes.append(subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1",
+                                               "--no-dashboard", "--local-directory", str(tmp_path)],
+                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
+
+
+def test_a_dask_cluster_counts_exactly_what_one_process_counts(config, serial, dask_cluster):
+    assert dask_cluster.startswith("tcp://127.0.0.1:")
+    on_cluster = run_benchmark(plan_run(config), config, executor=make_executor("dask", scheduler=dask_cluster))
+    assert on_cluster.record.settings.counting.executor == "dask"
+    assert on_cluster.record.settings.counting.n_workers == 2
+    assert counted_rows(on_cluster) == counted_rows(serial)
+
+
+def test_executor_options_are_checked():
+    from benchmark.errors import BenchmarkError
+
+    with pytest.raises(BenchmarkError, match="unknown executor 'threads'"):
+        make_executor("threads")
+    with pytest.raises(BenchmarkError, match="--scheduler is the address of a Dask scheduler: add --executor dask"):
+        make_executor("processes", scheduler="tcp://127.0.0.1:8786")
+    assert make_executor("processes", 1).name == "serial"
