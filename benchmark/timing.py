@@ -7,23 +7,23 @@ Protocol ("unseen text"): an encoder with a cache (our BPE's pre-token cache, HF
 cache) would look fast on text it has already seen. So, for such an encoder (the caller passes
 `reset`), every repeat starts from a reset encoder, encodes the warm-up texts first (the
 language's `dev` split: a realistic amount of earlier text in the cache, and a warm interpreter),
-and then times the encoding of the timed texts (`devtest`), each text encoded on its own as one
-call. An encoder without a cache (no `reset`) is warmed up once, before the first repeat. The figure is the median over repeats, which resists
-the odd slow repeat on a noisy shared machine. Garbage collection is paused while a repeat is
+and then times the encoding of the timed texts (a sample of `devtest`), each text encoded on its
+own as one call. An encoder without a cache (no `reset`) is warmed up once, before the first
+repeat. The figure is the median over repeats, which resists the odd slow repeat on a noisy
+shared machine. Garbage collection is paused while a repeat is
 timed, as `timeit` does, so a collection triggered by an earlier step does not land in it.
 
-Yardstick: absolute seconds are weak evidence on a shared machine. Measured here, the same pass
-over the same text took 40 ms or 70 ms depending on the second it ran in, and tiktoken's pass
-moved with it (16 ms or 25 ms). So, given a `yardstick` encoder (the run uses tiktoken's
+Yardstick: absolute seconds are weak evidence on a shared machine, whose speed moves from one
+second to the next (docs/measurements/). So, given a `yardstick` encoder (the run uses tiktoken's
 `cl100k_base`, which has no cache), every repeat also times the yardstick on the same texts, the
 two taking turns every YARDSTICK_CHUNK_TEXTS texts (who goes first alternates), each side's
 seconds summed; `x_yardstick` is the median over repeats of (yardstick seconds / encoder seconds):
 the encoder's throughput in multiples of the yardstick's. A change of the machine's speed lands on
-both sides within a few milliseconds, where a whole pass of a slow encoder (a fifth of a second)
-often straddled one. Before each timed turn the yardstick re-encodes the turn before, untimed, so
-that its short turns run on warm CPU caches, as in a pass of its own.
+both sides within a few milliseconds, where a whole pass of a slow encoder often straddled one.
+Before each timed turn the yardstick re-encodes the turn before, untimed, so that its short turns
+run on warm CPU caches, as in a pass of its own.
 
-The caller chooses the threads: measure.py pins HF tokenizers to one thread before importing it;
+The caller chooses the threads: the HF adapter pins HF tokenizers to one thread before importing it;
 tiktoken's `encode_ordinary` and SentencePiece's `encode` on a single string use one thread.
 """
 
@@ -40,12 +40,9 @@ from typing import Any, Callable, Sequence
 
 from benchmark import metrics
 
-# Texts per turn when an encoder and its yardstick take turns. Measured on FLORES-200 devtest (our
-# BPE on cl100k's ranks against tiktoken, interleaved rounds of each): turns of 128 sentences
-# narrowed the spread of the ratio from 0.15-0.28 to 0.20-0.24 (Russian). Their median read
-# 1.11-1.17x of whole-pass pairs, as tiktoken's short turns ran on caches that our turn had just
-# filled with its own data (turns of 32: 1.12-1.24x); with the yardstick's untimed warm turn (see
-# `_time_in_turns`) it read 0.92-1.04x in two measurements, English and Russian.
+# Texts per turn when an encoder and its yardstick take turns: short enough that a change of the
+# machine's speed lands on both, long enough for a turn to be timed (the measurements behind it:
+# docs/measurements/2026-11-30-throughput-yardstick.md).
 YARDSTICK_CHUNK_TEXTS = 128
 
 # The run's clock: the process's CPU time, as `benchmark.speed` uses. Every encoder runs on one
