@@ -19,8 +19,11 @@ import pytest
 import quickjs
 
 from benchmark.output import publish_report as write_reports
+from benchmark.report import catalogue
 from benchmark.report import findings as findings_module
 from benchmark.report import plots as plots_module
+from benchmark.report import style as style_module
+from benchmark.report import token_boundaries as token_boundaries_module
 from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
 from benchmark.report.html import SORT_SCRIPT
 from benchmark.report.naming import headline_tokenizers, language_label, reference_language
@@ -92,7 +95,7 @@ def test_csv_keeps_every_row_at_full_precision(rendered, results):
 
 
 def test_every_plot_has_a_title_and_labelled_axes(results):
-    with plots_module.plot_style():
+    with style_module.plot_style():
         figures = plots_module.make_figures(results)
     assert set(figures) == set(PLOT_NAMES)
     for name, fig in figures.items():
@@ -121,7 +124,7 @@ def test_skipped_rows_are_in_the_tables_not_in_the_plots(results, rendered):
         line = next(line for line in readme.splitlines() if line.startswith(f"| {row.tokenizer} |"))
         assert "skipped" in line
         assert row.status.removeprefix("skipped: ") in readme  # the reason is written out
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.plot_premium(results)
     ax = fig.axes[0]
     shown = [text.get_text() for text in ax.get_legend().get_texts()]
@@ -223,10 +226,10 @@ def test_without_plots_no_figure_is_referenced(results, tmp_path):
 
 
 def test_missing_cjk_font_warns_and_still_draws(results, monkeypatch):
-    monkeypatch.setattr(plots_module, "CJK_FONT_NAMES", ("No Such Font For This Test",))
-    monkeypatch.setattr(plots_module, "_cjk_font_cache", [])
-    with pytest.warns(UserWarning, match="no font for Japanese/Korean"), plots_module.plot_style():
-        fig = plots_module.plot_token_boundaries(results)
+    monkeypatch.setattr(style_module, "CJK_FONT_NAMES", ("No Such Font For This Test",))
+    monkeypatch.setattr(style_module, "_cjk_font_cache", [])
+    with pytest.warns(UserWarning, match="no font for Japanese/Korean"), style_module.plot_style():
+        fig = token_boundaries_module.plot_token_boundaries(results)
         png = io.BytesIO()
         fig.savefig(png, format="png")
     assert png.getvalue().startswith(b"\x89PNG")
@@ -374,7 +377,7 @@ def test_bars_of_lossy_tokenizers_are_hatched(results, plot):
         and (plot != "premium" or r.language != reference)
     ]
     assert lossy, "the fixture should have lossy rows among the main tokenizers"
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.PLOT_FUNCTIONS[plot](results)
     ax = fig.axes[0]
     bars = [p for p in ax.patches if isinstance(p, Rectangle)]
@@ -390,7 +393,7 @@ def test_bytes_per_token_marks_flattening_only_where_a_curve_flattens(results):
         rows=tuple(r for r in results.rows if r.family == "tiktoken" or (r.family == "bpe" and r.vocab_size <= 4096)),
         record=results.record,
     )
-    with plots_module.plot_style():
+    with style_module.plot_style():
         full, still_rising = plots_module.plot_bytes_per_token(results), plots_module.plot_bytes_per_token(small)
 
     def legend_texts(fig):
@@ -402,7 +405,7 @@ def test_bytes_per_token_marks_flattening_only_where_a_curve_flattens(results):
 
 
 def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.plot_roundtrip(results)
     mesh = fig.axes[0].collections[0]
     colours = {percent: mesh.cmap(mesh.norm(percent))[:3] for percent in (100.0, 99.5, 95.0, 89.0, 10.0)}
@@ -467,7 +470,7 @@ def test_no_cheapest_finding_without_two_main_tokenizers_and_a_language_all_skip
     rows = tuple(dataclasses.replace(r, status="skipped: test") if r.language == "kor_Hang" else r for r in results.rows)
     skipped_korean = Results(rows=rows, record=results.record)
     assert headline_tokenizers(skipped_korean) == headline_tokenizers(results)
-    with plots_module.plot_style():
+    with style_module.plot_style():
         assert plots_module.plot_tokens_per_sentence(skipped_korean) is not None
 
 
@@ -526,8 +529,8 @@ def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clo
     assert "x tiktoken" not in text
     all_rows = all_rows_table(old)
     assert "x tiktoken" not in all_rows.headers and "per wall-clock second" in all_rows.note
-    page = render_markdown(old, plots_module.PLOTS)
-    assert plots_module.THROUGHPUT_MB_S_CAPTION in page and "multiples of tiktoken" not in page
+    page = render_markdown(old, catalogue.PLOTS)
+    assert catalogue.THROUGHPUT_MB_S_CAPTION in page and "multiples of tiktoken" not in page
 
 
 def test_throughput_is_reported_in_multiples_of_tiktoken(results):
@@ -547,10 +550,10 @@ def test_throughput_is_reported_in_multiples_of_tiktoken(results):
     assert "x tiktoken" in all_rows.headers and "per CPU second" in all_rows.note
     text = methods_paragraph(results)
     assert "per CPU second" in text and "tiktoken's cl100k_base encodes the same sentences" in text
-    assert "multiples of tiktoken" in render_markdown(results, plots_module.PLOTS)
+    assert "multiples of tiktoken" in render_markdown(results, catalogue.PLOTS)
 
     # The plot shows the ratios themselves (not MB/s under a ratio's label), with parity marked.
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.plot_throughput(results)
     ax = fig.axes[0]
     assert "multiples of tiktoken" in ax.get_xlabel()

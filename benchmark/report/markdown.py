@@ -14,7 +14,7 @@ from benchmark.report.naming import (
     ordered_languages,
     reference_language,
 )
-from benchmark.report.plots import PlotInfo, caption_of
+from benchmark.report.catalogue import PlotInfo, caption_of
 from benchmark.report.tables import report_tables, to_markdown
 from benchmark.results import Results
 
