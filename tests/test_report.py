@@ -19,14 +19,14 @@ import pytest
 import quickjs
 
 from benchmark.output import publish_report as write_reports
-from benchmark.report import catalogue
-from benchmark.report import findings as findings_module
+from benchmark.report import analysis, catalogue
 from benchmark.report import plots as plots_module
 from benchmark.report import style as style_module
 from benchmark.report import token_boundaries as token_boundaries_module
-from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
+from benchmark.report.analysis import FLAT_GAIN_PER_DOUBLING, headline_tokenizers, most_expensive
+from benchmark.report.findings import compute_findings
 from benchmark.report.html import SORT_SCRIPT
-from benchmark.report.naming import headline_tokenizers, language_label, reference_language
+from benchmark.report.naming import LOSSLESS_SHARE, language_label, reference_language
 from benchmark.report.tables import all_rows_table, report_tables
 from benchmark.record import TimingSettings
 from benchmark.results import ROW_FIELDS, Results, load_results
@@ -237,8 +237,8 @@ def test_missing_cjk_font_warns_and_still_draws(results, monkeypatch):
 
 def test_stops_improving_rule_on_a_hand_made_curve():
     # 1024 -> 2048 gains 20%, 2048 -> 8192 gains 4% per doubling: flat at 2048.
-    assert findings_module.per_doubling_gain((1024, 2.0), (2048, 2.4)) == pytest.approx(0.2)
-    assert findings_module.per_doubling_gain((2048, 2.4), (8192, 2.4 * 1.04**2)) == pytest.approx(0.04)
+    assert analysis.per_doubling_gain((1024, 2.0), (2048, 2.4)) == pytest.approx(0.2)
+    assert analysis.per_doubling_gain((2048, 2.4), (8192, 2.4 * 1.04**2)) == pytest.approx(0.04)
     assert _flat_size_by_hand([(1024, 2.0), (2048, 2.4), (8192, 2.4 * 1.04**2)]) == 2048
 
 
@@ -373,7 +373,7 @@ def test_bars_of_lossy_tokenizers_are_hatched(results, plot):
     shown = set(headline_tokenizers(results))
     lossy = [
         r for r in results.rows
-        if r.tokenizer in shown and r.ok and r.roundtrip_rate < findings_module.LOSSLESS_SHARE
+        if r.tokenizer in shown and r.ok and r.roundtrip_rate < LOSSLESS_SHARE
         and (plot != "premium" or r.language != reference)
     ]
     assert lossy, "the fixture should have lossy rows among the main tokenizers"
@@ -563,7 +563,7 @@ def test_throughput_is_reported_in_multiples_of_tiktoken(results):
 
 
 def test_a_run_with_a_row_without_the_ratio_reports_mb_s(results):
-    from benchmark.report.naming import has_yardstick_ratios
+    from benchmark.report.analysis import has_yardstick_ratios
 
     first = next(r for r in results.rows if r.ok)
     mixed = with_ratios(results, lambda r: None if r is first else r.throughput_x_tiktoken)
@@ -683,7 +683,7 @@ def test_clicking_a_text_column_sorts_alphabetically(results):
 
 
 def test_a_rate_never_prints_on_the_other_side_of_the_lossless_cut_off():
-    from benchmark.report.naming import LOSSLESS_SHARE, fmt_rate_percent
+    from benchmark.report.naming import fmt_rate_percent
 
     assert LOSSLESS_SHARE == 0.99
     assert fmt_rate_percent(987 / 997) == "98.9%"  # 98.997%: "99.0%" would read as over the cut-off

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmark.report.naming import has_yardstick_ratios
+from benchmark.report.analysis import has_yardstick_ratios
 from benchmark.results import Results
 
 

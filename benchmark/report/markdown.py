@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmark.report.findings import compute_findings, trained_families
-from benchmark.report.naming import (
-    clock_name,
-    has_yardstick_ratios,
-    has_yardstick_row,
-    join_words,
-    language_label,
-    ordered_languages,
-    reference_language,
-)
+from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, trained_families
 from benchmark.report.catalogue import PlotInfo, caption_of
+from benchmark.report.findings import compute_findings
+from benchmark.report.naming import clock_name, join_words, language_label, ordered_languages, reference_language
 from benchmark.report.tables import report_tables, to_markdown
 from benchmark.results import Results
 

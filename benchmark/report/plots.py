@@ -11,23 +11,28 @@ from __future__ import annotations
 import io
 import math
 
-from benchmark.report.catalogue import PLOTS, RenderedPlot
-from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, flattening, trained_families
-from benchmark.report.naming import (
-    LOSSLESS_SHARE,
-    family_name,
-    fmt_rate_percent,
+from benchmark.adapters.families import family_name
+from benchmark.report.analysis import (
+    FLAT_GAIN_PER_DOUBLING,
+    bytes_per_token_curve,
+    flattening,
     has_yardstick_ratios,
     headline_tokenizers,
     is_lossy,
+    openai_pair,
+    row_index,
+    trained_families,
+)
+from benchmark.report.catalogue import PLOTS, RenderedPlot
+from benchmark.report.naming import (
+    LOSSLESS_SHARE,
+    fmt_rate_percent,
     language_label,
     language_name,
-    openai_pair,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
     repeats_phrase,
-    row_index,
 )
 from benchmark.report.style import PNG_DPI, language_colours, new_figure, plot_style, text_colour, tokenizer_colours
 from benchmark.report.token_boundaries import plot_token_boundaries
@@ -163,11 +168,7 @@ def plot_bytes_per_token(results: Results):
     spread = {code: 2 ** (0.16 * (k - (len(languages) - 1) / 2)) for k, code in enumerate(languages)}
     for ax, family in zip(axes, families):
         for code in languages:
-            points = sorted(
-                (row.vocab_size, row.bytes_per_token)
-                for row in results.rows
-                if row.family == family and row.language == code and row.ok and row.bytes_per_token
-            )
+            points = bytes_per_token_curve(results, family, code)
             if not points:
                 continue
             ticks.update(size for size, _ in points)

@@ -11,26 +11,23 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from benchmark.adapters.families import family_name
+from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, is_lossy, row_index
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     LOSSY_MARK,
     clock_name,
-    family_name,
     fmt_int,
     fmt_rate_percent,
     fmt_ratio,
     fmt_seconds,
     fmt_speed,
     fmt_times,
-    has_yardstick_ratios,
-    has_yardstick_row,
-    is_lossy,
     language_label,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
     repeats_phrase,
-    row_index,
     skip_reason,
     tokenizer_sort_key,
 )

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from benchmark.report.naming import headline_tokenizers, language_label, ordered_languages
+from benchmark.report.analysis import headline_tokenizers
+from benchmark.report.naming import language_label, ordered_languages
 from benchmark.report.style import new_figure, text_colour, tokenizer_colours
 from benchmark.results import Results
 
