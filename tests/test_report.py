@@ -424,7 +424,7 @@ def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
 def test_the_methods_describe_only_what_the_run_did(results):
     import dataclasses
 
-    from benchmark.report.markdown import methods_paragraph
+    from benchmark.report.methods import methods_paragraph
 
     settings = dataclasses.replace(results.record.settings, timing=TimingSettings(repeats=3, warm_up={
         code: "dev split of flores200" for code in results.record.language_names}))
@@ -477,7 +477,7 @@ def test_no_cheapest_finding_without_two_main_tokenizers_and_a_language_all_skip
 def test_the_methods_say_when_only_the_first_lines_were_measured(results):
     import dataclasses
 
-    from benchmark.report.markdown import methods_paragraph
+    from benchmark.report.methods import methods_paragraph
 
     settings = dataclasses.replace(results.record.settings, max_sentences=40, measure_split="devtest",
                                    corpus_dir="corpora/flores200")
@@ -515,7 +515,8 @@ def test_the_fixture_was_timed_against_tiktoken(results):
 
 
 def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clock(results, tmp_path):
-    from benchmark.report.markdown import methods_paragraph, render_markdown
+    from benchmark.report.markdown import render_markdown
+    from benchmark.report.methods import methods_paragraph
     from benchmark.report.tables import all_rows_table
 
     old = format_1(results, tmp_path)
@@ -534,7 +535,8 @@ def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clo
 
 
 def test_throughput_is_reported_in_multiples_of_tiktoken(results):
-    from benchmark.report.markdown import methods_paragraph, render_markdown
+    from benchmark.report.markdown import render_markdown
+    from benchmark.report.methods import methods_paragraph
     from benchmark.report.naming import fmt_times
     from benchmark.report.tables import all_rows_table
 
@@ -718,7 +720,7 @@ def test_a_saving_that_rounds_to_zero_reads_as_under_one_percent(results):
 
 
 def test_the_summary_counts_only_tokenizers_that_were_measured(results):
-    from benchmark.report.markdown import run_summary
+    from benchmark.report.methods import run_summary
 
     measured = {r.tokenizer for r in results.rows if r.ok}
     never = {r.tokenizer for r in results.rows} - measured
