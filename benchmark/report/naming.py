@@ -76,6 +76,18 @@ def fmt_ratio(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+def fmt_ratio_interval(value: float | None, low: float | None, high: float | None) -> str:
+    """"2.31 (2.20-2.43)": a ratio and its interval; the ratio alone when the interval is missing."""
+    if value is None or low is None or high is None:
+        return fmt_ratio(value)
+    return f"{value:.2f} ({low:.2f}-{high:.2f})"
+
+
+def fmt_one_decimal(value: float | None) -> str:
+    """"23.4": a mean such as tokens per sentence."""
+    return "" if value is None else f"{value:.1f}"
+
+
 def fmt_rate_percent(value: float | None) -> str:
     if value is None:
         return ""
@@ -134,8 +146,9 @@ def fmt_int(value: int | None) -> str:
     return "" if value is None else f"{value:,}"
 
 
-def fmt_size(vocab_size: int) -> str:
-    return f"{vocab_size:,}"
+def fmt_rounded(value: float | None) -> str:
+    """"12,346" for 12345.6: a rate too large for its decimals to matter."""
+    return "" if value is None else fmt_int(round(value))
 
 
 def join_words(words: Sequence[str]) -> str:
