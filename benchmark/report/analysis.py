@@ -1,7 +1,8 @@
 """The figures a report derives from the result rows: which tokenizers to show, which language pays
 the most, where a curve flattens, which encoder is fastest. Plain Python over `Results`, no pandas:
 findings.py words these figures, tables.py and plots.py mark and draw them, and a test can check
-each one against the rows.
+each one against the rows. (`lossy_lines` applies `is_lossy` to the frame the tables and plots read;
+it takes the frame, so this module still imports no pandas.)
 
 "Stops improving" is defined once, here: bytes per token stops improving at the vocabulary size
 after which doubling the vocabulary gains less than `FLAT_GAIN_PER_DOUBLING` (5%). Sizes in a sweep
@@ -33,6 +34,12 @@ SPEED_TIE_SHARE = 0.10
 def is_lossy(row: ResultRow) -> bool:
     """True when `row`'s tokenizer gave back under `LOSSLESS_SHARE` of the sentences."""
     return row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
+
+
+def lossy_lines(frame):  # pandas.DataFrame -> pandas.Series of bool
+    """`is_lossy` for every line of a `Results.to_frame()` frame (no rate is NaN, which compares
+    False: not lossy)."""
+    return frame["roundtrip_rate"] < LOSSLESS_SHARE
 
 
 def row_index(results: Results) -> dict[tuple[str, str], ResultRow]:

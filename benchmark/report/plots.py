@@ -18,7 +18,7 @@ from benchmark.report.analysis import (
     flattening,
     has_yardstick_ratios,
     headline_tokenizers,
-    is_lossy,
+    lossy_lines,
     openai_pair,
     row_index,
     trained_families,
@@ -70,36 +70,41 @@ def _colour_tick_labels(labels, colours) -> None:
 # ----------------------------------------------------------------------------- the plots
 
 
-def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value, interval=None) -> None:
-    """One group of bars per language, one bar per tokenizer, in the tokenizers' colours.
-    `value(row)` is a bar's height; `interval(row)`, if given, its (low, high) whiskers."""
+def _measured(results: Results):
+    """The long-form frame (Results.to_frame) of the measured rows only: skipped rows are in the
+    tables, not in the plots."""
+    frame = results.to_frame()
+    return frame[frame["status"].eq("ok")]
+
+
+def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value: str,
+                  interval: tuple[str, str] | None = None) -> None:
+    """One group of bars per language, one bar per tokenizer, in the tokenizers' colours. The
+    frame's `value` column is a bar's height; its `interval` columns, if given, the (low, high)
+    whiskers, a missing end drawn at the height."""
     import numpy as np
     from matplotlib.patches import Patch
 
-    index = row_index(results)
+    measured = _measured(results)
+    measured = measured[measured[value].notna() & measured["language"].isin(languages)]
+    position = {code: j for j, code in enumerate(languages)}
     colours = tokenizer_colours(results)
     width = 0.8 / len(tokenizers)
     lossy_drawn = False  # hatched: a count of text the tokenizer changed (see naming.LOSSLESS_SHARE)
     for i, tid in enumerate(tokenizers):
-        xs, heights, errors, hatches = [], [], [[], []], []
-        for j, code in enumerate(languages):
-            row = index.get((tid, code))
-            height = value(row) if row is not None and row.ok else None
-            if height is None:
-                continue  # skipped rows are in the tables, not in the plots
-            xs.append(j - 0.4 + width * (i + 0.5))
-            heights.append(height)
-            low, high = interval(row) if interval is not None else (height, height)
-            errors[0].append(max(height - low, 0))
-            errors[1].append(max(high - height, 0))
-            lossy = is_lossy(row)
-            hatches.append("////" if lossy else "")
-            lossy_drawn |= lossy
-        bars = ax.bar(xs, heights, width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
-        for bar, hatch in zip(bars, hatches):
-            bar.set_hatch(hatch)
+        bars = measured[measured["tokenizer"].eq(tid)]
+        bars = bars.assign(x=bars["language"].map(position)).sort_values("x")
+        xs = (bars["x"] - 0.4 + width * (i + 0.5)).tolist()
+        heights = bars[value]
+        lossy = lossy_lines(bars).tolist()
+        lossy_drawn |= any(lossy)
+        drawn = ax.bar(xs, heights.tolist(), width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
+        for bar, hatched in zip(drawn, lossy):
+            bar.set_hatch("////" if hatched else "")
         if interval is not None:
-            ax.errorbar(xs, heights, yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
+            low, high = (bars[column].fillna(heights) for column in interval)
+            errors = [(heights - low).clip(lower=0).tolist(), (high - heights).clip(lower=0).tolist()]
+            ax.errorbar(xs, heights.tolist(), yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
     ax.set_xticks(range(len(languages)), [_two_line_label(results, code) for code in languages])
     ax.set_xlim(-0.5, len(languages) - 0.5)
     ax.set_xlabel("Language")
@@ -119,7 +124,7 @@ def plot_tokens_per_sentence(results: Results):
         return None
     fig = new_figure(11, 5.2)
     ax = fig.add_subplot()
-    _grouped_bars(ax, results, tokenizers, languages, lambda row: row.tokens_per_sentence)
+    _grouped_bars(ax, results, tokenizers, languages, "tokens_per_sentence")
     ax.set_ylabel("Tokens per sentence (mean)")
     ax.set_title("What the same sentences cost: tokens per sentence, by language and tokenizer")
     return fig
@@ -135,13 +140,7 @@ def plot_premium(results: Results):
     fig = new_figure(11, 5.2)
     ax = fig.add_subplot()
     ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {ref_name} = 1.0")
-
-    def interval(row):
-        low = row.premium_ci_low if row.premium_ci_low is not None else row.premium
-        high = row.premium_ci_high if row.premium_ci_high is not None else row.premium
-        return low, high
-
-    _grouped_bars(ax, results, tokenizers, languages, lambda row: row.premium, interval)
+    _grouped_bars(ax, results, tokenizers, languages, "premium", ("premium_ci_low", "premium_ci_high"))
     ax.set_ylabel(f"Premium (tokens relative to {ref_name}, x)")
     ax.set_title(f"Token premium vs {ref_name} for the same sentences (95% bootstrap CI)")
     return fig
@@ -209,21 +208,19 @@ def plot_bytes_per_token(results: Results):
 
 
 def plot_throughput(results: Results):
-    import pandas as pd
     import seaborn as sns
 
-    rows = [row for row in results.rows if row.ok and row.throughput_mb_s]
-    if not rows:
+    measured = _measured(results)
+    timed = measured[measured["throughput_mb_s"].fillna(0).ne(0)]  # a throughput of 0: not timed
+    if timed.empty:
         return None
     # The yardstick ratio where the run measured it: MB/s moves with the machine's speed.
     by_ratio = has_yardstick_ratios(results)
-    value = (lambda r: r.throughput_x_tiktoken) if by_ratio else (lambda r: r.throughput_mb_s)
-    tokenizers = [tid for tid in ordered_tokenizers(results.rows) if any(r.tokenizer == tid for r in rows)]
-    languages = [code for code in ordered_languages(results) if any(r.language == code for r in rows)]
+    value = "throughput_x_tiktoken" if by_ratio else "throughput_mb_s"
+    tokenizers = [tid for tid in ordered_tokenizers(results.rows) if tid in set(timed["tokenizer"])]
+    languages = [code for code in ordered_languages(results) if code in set(timed["language"])]
     labels = {code: language_label(results, code) for code in languages}
-    frame = pd.DataFrame(
-        {"tokenizer": r.tokenizer, "language": labels[r.language], "throughput": value(r)} for r in rows
-    )
+    frame = timed.assign(language=timed["language"].map(labels), throughput=timed[value])
     lang_colours = language_colours(results)
     fig = new_figure(11, 1.6 + 0.36 * len(tokenizers))
     ax = fig.add_subplot()
@@ -242,7 +239,7 @@ def plot_throughput(results: Results):
         ax=ax,
     )
     _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
-    _plain_log_ticks(ax.xaxis, [value(r) for r in rows] + ([1.0] if by_ratio else []))
+    _plain_log_ticks(ax.xaxis, frame["throughput"].tolist() + ([1.0] if by_ratio else []))
     ax.set_ylabel("Tokenizer")
     if by_ratio:
         ax.axvline(1.0, color="0.35", linewidth=1, linestyle="--", zorder=0)
@@ -260,27 +257,26 @@ def plot_throughput(results: Results):
 def plot_train_seconds(results: Results):
     from matplotlib.lines import Line2D
 
-    seconds: dict[str, tuple[str, int, float]] = {}
-    for row in results.rows:
-        if row.ok and row.train_seconds is not None:
-            seconds.setdefault(row.tokenizer, (row.family, row.vocab_size, row.train_seconds))
-    if not seconds:
+    measured = _measured(results)
+    # A tokenizer's training time is on each of its rows: one point per tokenizer.
+    trained = measured[measured["train_seconds"].notna()].drop_duplicates("tokenizer")
+    if trained.empty:
         return None
     colours = tokenizer_colours(results)
-    present = {family for family, _, _ in seconds.values()}
+    present = set(trained["family"])
     families = [f for f in trained_families(results) if f in present]
     families += sorted(present - set(families))
     fig = new_figure(9, 4.6)
     ax = fig.add_subplot()
     handles = []
     for family in families:
-        points = sorted((size, secs, tid) for tid, (fam, size, secs) in seconds.items() if fam == family)
-        darkest = colours[points[-1][2]]
-        ax.plot([p[0] for p in points], [p[1] for p in points], color=darkest, linewidth=1.6)
-        ax.scatter([p[0] for p in points], [p[1] for p in points], c=[colours[p[2]] for p in points], s=36,
-                   zorder=3, edgecolors="white")
+        points = trained[trained["family"].eq(family)].sort_values(["vocab_size", "train_seconds", "tokenizer"])
+        sizes, seconds, tids = (points[column].tolist() for column in ("vocab_size", "train_seconds", "tokenizer"))
+        darkest = colours[tids[-1]]
+        ax.plot(sizes, seconds, color=darkest, linewidth=1.6)
+        ax.scatter(sizes, seconds, c=[colours[tid] for tid in tids], s=36, zorder=3, edgecolors="white")
         handles.append(Line2D([], [], color=darkest, marker="o", label=family_name(family)))
-    sizes = sorted({size for _, size, _ in seconds.values()})
+    sizes = sorted(set(trained["vocab_size"].tolist()))
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes, [f"{s:,}" for s in sizes])
     ax.minorticks_off()
@@ -294,6 +290,7 @@ def plot_train_seconds(results: Results):
 
 def plot_roundtrip(results: Results):
     import numpy as np
+    import pandas as pd
     import seaborn as sns
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
@@ -301,19 +298,14 @@ def plot_roundtrip(results: Results):
     languages = ordered_languages(results)
     if not tokenizers or not languages:
         return None
-    index = row_index(results)
-    values = np.full((len(tokenizers), len(languages)), np.nan)
-    annotations = np.full(values.shape, "", dtype=object)
-    for i, tid in enumerate(tokenizers):
-        for j, code in enumerate(languages):
-            row = index.get((tid, code))
-            if row is None:
-                continue
-            if row.ok and row.roundtrip_rate is not None:
-                values[i, j] = 100 * row.roundtrip_rate
-                annotations[i, j] = fmt_rate_percent(row.roundtrip_rate).rstrip("%")  # as the table shows it
-            elif not row.ok:
-                annotations[i, j] = "skipped"
+    frame = results.to_frame()
+    ok, rate = frame["status"].eq("ok"), frame["roundtrip_rate"]
+    # The cell as the table shows it, "skipped" where the row was, blank where it has no rate.
+    text = [fmt_rate_percent(None if math.isnan(value) else value).rstrip("%") for value in rate.tolist()]
+    frame = frame.assign(percent=(100 * rate).where(ok), text=pd.Series(text, index=frame.index).where(ok, "skipped"))
+    grid = frame.pivot(index="tokenizer", columns="language", values=["percent", "text"]).reindex(index=tokenizers)
+    values = grid["percent"].reindex(columns=languages).to_numpy(dtype=float)
+    annotations = grid["text"].reindex(columns=languages).fillna("").to_numpy(dtype=object)
     fig = new_figure(10, 1.8 + 0.34 * len(tokenizers))
     ax = fig.add_subplot()
     ax.set_facecolor("0.93")  # skipped cells show the background

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from benchmark.adapters.families import family_name
-from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row
+from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, lossy_lines
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     LOSSY_MARK,
@@ -83,11 +83,6 @@ def _text(frame: pd.DataFrame, fmt: Callable[..., str], *columns: str) -> pd.Ser
     return pd.Series(list(map(fmt, *(_values(frame[c]) for c in columns))), index=frame.index, dtype=object)
 
 
-def _lossy(frame: pd.DataFrame) -> pd.Series:
-    """analysis.is_lossy for every line (a missing round-trip rate is not lossy: NaN < x is False)."""
-    return frame["roundtrip_rate"] < LOSSLESS_SHARE
-
-
 def _pivot(
     results: Results,
     frame: pd.DataFrame,
@@ -100,7 +95,7 @@ def _pivot(
 ) -> Table:
     """Tokenizers down, languages across: `text` (a cell per line of `frame`) pivoted; a skipped
     row reads 'skipped', a missing one is blank. A cell whose figure counts text the tokenizer
-    changed (`lossy`, e.g. `_lossy(frame)`) gets LOSSY_MARK, and the note says why."""
+    changed (`lossy`, e.g. `lossy_lines(frame)`) gets LOSSY_MARK, and the note says why."""
     languages = ordered_languages(results)
     cells = text.where(frame["ok"], SKIPPED)
     marked = frame["ok"] & cells.ne("") & (lossy if lossy is not None else False)
@@ -130,7 +125,7 @@ def tokens_per_sentence_table(results: Results) -> Table:
         _text(frame, fmt_one_decimal, "tokens_per_sentence"),
         note="What a language costs under each tokenizer, comparable down a column and across a row: the "
         "sentences are translations of each other. Lower is cheaper.",
-        lossy=_lossy(frame),
+        lossy=lossy_lines(frame),
     )
 
 
@@ -140,8 +135,8 @@ def premium_table(results: Results) -> Table:
     ref_name = results.record.language_names.get(reference, reference)
     # A premium divides by the reference's count: changed text on either side changes it.
     at_reference = frame["language"].eq(reference)
-    reference_lossy = _lossy(frame)[at_reference].set_axis(frame["tokenizer"][at_reference])
-    lossy = _lossy(frame) | frame["tokenizer"].map(reference_lossy).eq(True)
+    reference_lossy = lossy_lines(frame)[at_reference].set_axis(frame["tokenizer"][at_reference])
+    lossy = lossy_lines(frame) | frame["tokenizer"].map(reference_lossy).eq(True)
     # The reference's own cell is 1.00 by definition: no interval beside it.
     shown = frame.assign(premium_ci_low=frame["premium_ci_low"].where(~at_reference))
     return _pivot(
@@ -169,7 +164,7 @@ def bytes_per_token_table(results: Results) -> Table:
         note="Higher is better: each token carries more text. Compare one language across tokenizers, not "
         "languages with each other: UTF-8 takes 2 bytes for a Cyrillic letter and 3 for a kana, kanji or Hangul "
         "syllable, so those languages show more bytes per token for the same cost in tokens.",
-        lossy=_lossy(frame),
+        lossy=lossy_lines(frame),
     )
 
 
