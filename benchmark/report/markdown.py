@@ -7,8 +7,25 @@ from collections.abc import Sequence
 from benchmark.report.catalogue import PlotInfo, caption_of
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
-from benchmark.report.tables import report_tables, to_markdown
+from benchmark.report.tables import Table, report_tables
 from benchmark.results import Results
+
+
+def _escape_markdown(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(table: Table) -> str:
+    numeric = table.numeric or (False,) * len(table.headers)
+    lines = [
+        "| " + " | ".join(_escape_markdown(h) for h in table.headers) + " |",
+        "|" + "|".join("---:" if is_number else "---" for is_number in numeric) + "|",
+    ]
+    lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in table.rows]
+    text = f"### {table.title}\n\n" + "\n".join(lines) + "\n"
+    if table.note:
+        text += f"\n{table.note}\n"
+    return text
 
 
 def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:

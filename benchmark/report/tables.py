@@ -3,8 +3,8 @@
 Each table is built from the long-form frame of the rows (`Results.to_frame()`, one line per
 tokenizer and language): the grids by `DataFrame.pivot`, the tokenizer table by `groupby`, the
 table of all measurements by sorting the frame itself. Every number is rounded by one of naming.py's
-`fmt_*` formatters. A `Table` is plain strings already rounded for reading; `to_markdown` and the
-HTML writer only lay it out, so both reports always show the same figures.
+`fmt_*` formatters. A `Table` is plain strings already rounded for reading; markdown.py and html.py
+only lay it out, so both reports always show the same figures.
 """
 
 from __future__ import annotations
@@ -299,20 +299,3 @@ def report_tables(results: Results) -> list[Table]:
         roundtrip_table(results),
         tokenizer_table(results),
     ]
-
-
-def _escape_markdown(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def to_markdown(table: Table) -> str:
-    numeric = table.numeric or (False,) * len(table.headers)
-    lines = [
-        "| " + " | ".join(_escape_markdown(h) for h in table.headers) + " |",
-        "|" + "|".join("---:" if is_number else "---" for is_number in numeric) + "|",
-    ]
-    lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in table.rows]
-    text = f"### {table.title}\n\n" + "\n".join(lines) + "\n"
-    if table.note:
-        text += f"\n{table.note}\n"
-    return text
