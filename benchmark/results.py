@@ -134,10 +134,14 @@ class Results:
 
     def to_frame(self):  # -> pandas.DataFrame
         """Long form, one line per tokenizer and language: every `ROW_FIELDS` column, plus
-        `language_name` (the record's English name, else the code)."""
+        `language_name` (the record's English name, else the code). A `float | None` field is a
+        float64 column, NaN where the row has no value."""
         import pandas as pd
 
         frame = pd.DataFrame([row.to_dict() for row in self.rows], columns=list(ROW_FIELDS))
+        # Typed by the field, not by the values: a column that is None on every row (a results.json
+        # from before a field was measured) would otherwise be of dtype object.
+        frame = frame.astype({f.name: "float64" for f in dataclasses.fields(ResultRow) if f.type == "float | None"})
         names = self.record.language_names
         frame.insert(frame.columns.get_loc("language") + 1, "language_name",
                      [names.get(code, code) for code in frame["language"]])

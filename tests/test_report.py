@@ -19,11 +19,14 @@ import pytest
 import quickjs
 
 from benchmark.output import publish_report as write_reports
-from benchmark.report import findings as findings_module
+from benchmark.report import analysis, catalogue
 from benchmark.report import plots as plots_module
-from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, compute_findings, most_expensive
+from benchmark.report import style as style_module
+from benchmark.report import token_boundaries as token_boundaries_module
+from benchmark.report.analysis import FLAT_GAIN_PER_DOUBLING, headline_tokenizers, most_expensive
+from benchmark.report.findings import compute_findings
 from benchmark.report.html import SORT_SCRIPT
-from benchmark.report.naming import headline_tokenizers, language_label, reference_language
+from benchmark.report.naming import LOSSLESS_SHARE, language_label, reference_language
 from benchmark.report.tables import all_rows_table, report_tables
 from benchmark.record import TimingSettings
 from benchmark.results import ROW_FIELDS, Results, load_results
@@ -92,7 +95,7 @@ def test_csv_keeps_every_row_at_full_precision(rendered, results):
 
 
 def test_every_plot_has_a_title_and_labelled_axes(results):
-    with plots_module.plot_style():
+    with style_module.plot_style():
         figures = plots_module.make_figures(results)
     assert set(figures) == set(PLOT_NAMES)
     for name, fig in figures.items():
@@ -121,7 +124,7 @@ def test_skipped_rows_are_in_the_tables_not_in_the_plots(results, rendered):
         line = next(line for line in readme.splitlines() if line.startswith(f"| {row.tokenizer} |"))
         assert "skipped" in line
         assert row.status.removeprefix("skipped: ") in readme  # the reason is written out
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.plot_premium(results)
     ax = fig.axes[0]
     shown = [text.get_text() for text in ax.get_legend().get_texts()]
@@ -223,10 +226,10 @@ def test_without_plots_no_figure_is_referenced(results, tmp_path):
 
 
 def test_missing_cjk_font_warns_and_still_draws(results, monkeypatch):
-    monkeypatch.setattr(plots_module, "CJK_FONT_NAMES", ("No Such Font For This Test",))
-    monkeypatch.setattr(plots_module, "_cjk_font_cache", [])
-    with pytest.warns(UserWarning, match="no font for Japanese/Korean"), plots_module.plot_style():
-        fig = plots_module.plot_token_boundaries(results)
+    monkeypatch.setattr(style_module, "CJK_FONT_NAMES", ("No Such Font For This Test",))
+    monkeypatch.setattr(style_module, "_cjk_font_cache", [])
+    with pytest.warns(UserWarning, match="no font for Japanese/Korean"), style_module.plot_style():
+        fig = token_boundaries_module.plot_token_boundaries(results)
         png = io.BytesIO()
         fig.savefig(png, format="png")
     assert png.getvalue().startswith(b"\x89PNG")
@@ -234,8 +237,8 @@ def test_missing_cjk_font_warns_and_still_draws(results, monkeypatch):
 
 def test_stops_improving_rule_on_a_hand_made_curve():
     # 1024 -> 2048 gains 20%, 2048 -> 8192 gains 4% per doubling: flat at 2048.
-    assert findings_module.per_doubling_gain((1024, 2.0), (2048, 2.4)) == pytest.approx(0.2)
-    assert findings_module.per_doubling_gain((2048, 2.4), (8192, 2.4 * 1.04**2)) == pytest.approx(0.04)
+    assert analysis.per_doubling_gain((1024, 2.0), (2048, 2.4)) == pytest.approx(0.2)
+    assert analysis.per_doubling_gain((2048, 2.4), (8192, 2.4 * 1.04**2)) == pytest.approx(0.04)
     assert _flat_size_by_hand([(1024, 2.0), (2048, 2.4), (8192, 2.4 * 1.04**2)]) == 2048
 
 
@@ -370,11 +373,11 @@ def test_bars_of_lossy_tokenizers_are_hatched(results, plot):
     shown = set(headline_tokenizers(results))
     lossy = [
         r for r in results.rows
-        if r.tokenizer in shown and r.ok and r.roundtrip_rate < findings_module.LOSSLESS_SHARE
+        if r.tokenizer in shown and r.ok and r.roundtrip_rate < LOSSLESS_SHARE
         and (plot != "premium" or r.language != reference)
     ]
     assert lossy, "the fixture should have lossy rows among the main tokenizers"
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.PLOT_FUNCTIONS[plot](results)
     ax = fig.axes[0]
     bars = [p for p in ax.patches if isinstance(p, Rectangle)]
@@ -390,7 +393,7 @@ def test_bytes_per_token_marks_flattening_only_where_a_curve_flattens(results):
         rows=tuple(r for r in results.rows if r.family == "tiktoken" or (r.family == "bpe" and r.vocab_size <= 4096)),
         record=results.record,
     )
-    with plots_module.plot_style():
+    with style_module.plot_style():
         full, still_rising = plots_module.plot_bytes_per_token(results), plots_module.plot_bytes_per_token(small)
 
     def legend_texts(fig):
@@ -402,7 +405,7 @@ def test_bytes_per_token_marks_flattening_only_where_a_curve_flattens(results):
 
 
 def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.plot_roundtrip(results)
     mesh = fig.axes[0].collections[0]
     colours = {percent: mesh.cmap(mesh.norm(percent))[:3] for percent in (100.0, 99.5, 95.0, 89.0, 10.0)}
@@ -421,7 +424,7 @@ def test_roundtrip_colours_tell_a_few_lost_sentences_from_none(results):
 def test_the_methods_describe_only_what_the_run_did(results):
     import dataclasses
 
-    from benchmark.report.markdown import methods_paragraph
+    from benchmark.report.methods import methods_paragraph
 
     settings = dataclasses.replace(results.record.settings, timing=TimingSettings(repeats=3, warm_up={
         code: "dev split of flores200" for code in results.record.language_names}))
@@ -467,14 +470,14 @@ def test_no_cheapest_finding_without_two_main_tokenizers_and_a_language_all_skip
     rows = tuple(dataclasses.replace(r, status="skipped: test") if r.language == "kor_Hang" else r for r in results.rows)
     skipped_korean = Results(rows=rows, record=results.record)
     assert headline_tokenizers(skipped_korean) == headline_tokenizers(results)
-    with plots_module.plot_style():
+    with style_module.plot_style():
         assert plots_module.plot_tokens_per_sentence(skipped_korean) is not None
 
 
 def test_the_methods_say_when_only_the_first_lines_were_measured(results):
     import dataclasses
 
-    from benchmark.report.markdown import methods_paragraph
+    from benchmark.report.methods import methods_paragraph
 
     settings = dataclasses.replace(results.record.settings, max_sentences=40, measure_split="devtest",
                                    corpus_dir="corpora/flores200")
@@ -512,7 +515,8 @@ def test_the_fixture_was_timed_against_tiktoken(results):
 
 
 def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clock(results, tmp_path):
-    from benchmark.report.markdown import methods_paragraph, render_markdown
+    from benchmark.report.markdown import render_markdown
+    from benchmark.report.methods import methods_paragraph
     from benchmark.report.tables import all_rows_table
 
     old = format_1(results, tmp_path)
@@ -526,12 +530,13 @@ def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clo
     assert "x tiktoken" not in text
     all_rows = all_rows_table(old)
     assert "x tiktoken" not in all_rows.headers and "per wall-clock second" in all_rows.note
-    page = render_markdown(old, plots_module.PLOTS)
-    assert plots_module.THROUGHPUT_MB_S_CAPTION in page and "multiples of tiktoken" not in page
+    page = render_markdown(old, catalogue.PLOTS)
+    assert catalogue.THROUGHPUT_MB_S_CAPTION in page and "multiples of tiktoken" not in page
 
 
 def test_throughput_is_reported_in_multiples_of_tiktoken(results):
-    from benchmark.report.markdown import methods_paragraph, render_markdown
+    from benchmark.report.markdown import render_markdown
+    from benchmark.report.methods import methods_paragraph
     from benchmark.report.naming import fmt_times
     from benchmark.report.tables import all_rows_table
 
@@ -547,10 +552,10 @@ def test_throughput_is_reported_in_multiples_of_tiktoken(results):
     assert "x tiktoken" in all_rows.headers and "per CPU second" in all_rows.note
     text = methods_paragraph(results)
     assert "per CPU second" in text and "tiktoken's cl100k_base encodes the same sentences" in text
-    assert "multiples of tiktoken" in render_markdown(results, plots_module.PLOTS)
+    assert "multiples of tiktoken" in render_markdown(results, catalogue.PLOTS)
 
     # The plot shows the ratios themselves (not MB/s under a ratio's label), with parity marked.
-    with plots_module.plot_style():
+    with style_module.plot_style():
         fig = plots_module.plot_throughput(results)
     ax = fig.axes[0]
     assert "multiples of tiktoken" in ax.get_xlabel()
@@ -560,7 +565,7 @@ def test_throughput_is_reported_in_multiples_of_tiktoken(results):
 
 
 def test_a_run_with_a_row_without_the_ratio_reports_mb_s(results):
-    from benchmark.report.naming import has_yardstick_ratios
+    from benchmark.report.analysis import has_yardstick_ratios
 
     first = next(r for r in results.rows if r.ok)
     mixed = with_ratios(results, lambda r: None if r is first else r.throughput_x_tiktoken)
@@ -680,7 +685,7 @@ def test_clicking_a_text_column_sorts_alphabetically(results):
 
 
 def test_a_rate_never_prints_on_the_other_side_of_the_lossless_cut_off():
-    from benchmark.report.naming import LOSSLESS_SHARE, fmt_rate_percent
+    from benchmark.report.naming import fmt_rate_percent
 
     assert LOSSLESS_SHARE == 0.99
     assert fmt_rate_percent(987 / 997) == "98.9%"  # 98.997%: "99.0%" would read as over the cut-off
@@ -715,7 +720,7 @@ def test_a_saving_that_rounds_to_zero_reads_as_under_one_percent(results):
 
 
 def test_the_summary_counts_only_tokenizers_that_were_measured(results):
-    from benchmark.report.markdown import run_summary
+    from benchmark.report.methods import run_summary
 
     measured = {r.tokenizer for r in results.rows if r.ok}
     never = {r.tokenizer for r in results.rows} - measured

@@ -6,6 +6,20 @@ writes `results.csv`, `README.md` (findings first), `index.html` (one self-conta
 `plots/*.png` + `plots/*.svg` into a folder; `results.json` is the run's (benchmark.output puts
 the two together). This package is the only place pandas, seaborn and matplotlib are imported,
 and only when a report is written.
+
+Each module has one job; the renderers (markdown.py, html.py, plots.py) read the others and never
+each other:
+
+    naming.py            orders, labels and number formats (fmt_*)
+    analysis.py          figures derived from the rows: main tokenizers, flattening, speed ranking...
+    findings.py          the findings, worded from analysis.py
+    methods.py           the run summary and how the figures were measured
+    catalogue.py         each plot's name, title and caption
+    style.py             fonts, plot style, the fixed colours
+    tables.py            results.csv and the tables, pivoted from Results.to_frame()
+    markdown.py          README.md
+    html.py              index.html
+    plots.py             the figures; token_boundaries.py the token-boundary plot
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ import dataclasses
 import html
 from collections.abc import Sequence
 
+from benchmark.report.catalogue import RenderedPlot, caption_of
 from benchmark.report.findings import compute_findings
-from benchmark.report.markdown import methods_paragraph, run_summary
-from benchmark.report.plots import RenderedPlot, caption_of
+from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.tables import SKIPPED, Table, all_rows_table, report_tables
 from benchmark.results import Results
 

@@ -9,22 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from benchmark.adapters.families import family_name, family_rank, families_of_kind  # noqa: F401 (re-exported for the renderers)
+from benchmark.adapters.families import family_rank
 from benchmark.results import ResultRow, Results
 
-# The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
-OPENAI_FAMILIES = ("tiktoken", "bpe_openai")
-# Families whose vocabulary is trained here at each size of the sweep.
-TRAINED_FAMILIES = families_of_kind("trained")
 # Below this share of exact round trips, a tokenizer's count is of text it changed (spaces dropped,
 # words turned into [UNK]): the findings leave it out, the plots hatch it, the tables mark it.
 LOSSLESS_SHARE = 0.99
 LOSSY_MARK = "†"  # dagger, after a table cell counted on changed text
-
-
-def is_lossy(row: ResultRow) -> bool:
-    """True when `row`'s tokenizer gave back under `LOSSLESS_SHARE` of the sentences."""
-    return row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
 
 
 def tokenizer_sort_key(row_or_meta: ResultRow | tuple[str, str, int]) -> tuple:
@@ -74,57 +65,6 @@ def language_label(results: Results, code: str) -> str:
     return f"{name} ({code})" if name and name != code else code
 
 
-def ok_rows(results: Results) -> list[ResultRow]:
-    return [row for row in results.rows if row.ok]
-
-
-def row_index(results: Results) -> dict[tuple[str, str], ResultRow]:
-    return {(row.tokenizer, row.language): row for row in results.rows}
-
-
-def headline_tokenizers(results: Results) -> list[str]:
-    """The few tokenizers a reader compares at a glance: the tiktoken vocabularies (or the
-    bpe-openai ones when tiktoken was not run) and each trained family at its largest size that
-    measured every language. Other tokenizers of a family only add lines that say the same thing.
-    """
-    rows = results.rows
-    # A language that every tokenizer skipped does not rule every tokenizer out.
-    languages = {row.language for row in rows if row.ok}
-    ok_by_tokenizer: dict[str, set[str]] = {}
-    meta: dict[str, ResultRow] = {}
-    for row in rows:
-        meta.setdefault(row.tokenizer, row)
-        if row.ok:
-            ok_by_tokenizer.setdefault(row.tokenizer, set()).add(row.language)
-    complete = [tid for tid, langs in ok_by_tokenizer.items() if langs == languages]
-    chosen: list[str] = [tid for tid in complete if meta[tid].family == "tiktoken"]
-    if not chosen:  # tiktoken not run: its twin encoder gives the same counts
-        chosen = [tid for tid in complete if meta[tid].family in OPENAI_FAMILIES]
-    largest: dict[str, str] = {}
-    for tid in complete:
-        family = meta[tid].family
-        if family in OPENAI_FAMILIES:
-            continue
-        if family in TRAINED_FAMILIES or meta[tid].train_seconds is not None:
-            best = largest.get(family)
-            if best is None or (meta[tid].vocab_size, tid) > (meta[best].vocab_size, best):
-                largest[family] = tid
-        else:
-            chosen.append(tid)  # a tokenizer the user added from a file: always worth showing
-    chosen += largest.values()
-    return sorted(chosen, key=lambda tid: tokenizer_sort_key(meta[tid]))
-
-
-def openai_pair(results: Results) -> tuple[str, str] | None:
-    """The (cl100k, o200k) ids to compare, preferring tiktoken's; None if either is missing."""
-    ids = {row.tokenizer for row in results.rows if row.ok}
-    for prefix in ("tiktoken", "bpe_openai"):
-        pair = (f"{prefix}/cl100k_base", f"{prefix}/o200k_base")
-        if all(tid in ids for tid in pair):
-            return pair
-    return None
-
-
 def skip_reason(status: str) -> str:
     return status.removeprefix("skipped: ")
 
@@ -134,6 +74,18 @@ def skip_reason(status: str) -> str:
 
 def fmt_ratio(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
+
+
+def fmt_ratio_interval(value: float | None, low: float | None, high: float | None) -> str:
+    """"2.31 (2.20-2.43)": a ratio and its interval; the ratio alone when the interval is missing."""
+    if value is None or low is None or high is None:
+        return fmt_ratio(value)
+    return f"{value:.2f} ({low:.2f}-{high:.2f})"
+
+
+def fmt_one_decimal(value: float | None) -> str:
+    """"23.4": a mean such as tokens per sentence."""
+    return "" if value is None else f"{value:.1f}"
 
 
 def fmt_rate_percent(value: float | None) -> str:
@@ -178,22 +130,10 @@ def repeats_phrase(results: Results) -> str:
     return f"median of {repeats} repeats" if isinstance(repeats, int) else "median of repeats"
 
 
-def has_yardstick_row(results: Results) -> bool:
-    """Whether the yardstick the record names was itself measured (timed against itself)."""
-    yardstick = results.record.settings.timing.yardstick
-    return any(row.ok and row.tokenizer == yardstick for row in results.rows)
-
-
 def clock_name(results: Results) -> str:
     """"CPU" or "wall-clock": the clock the run's timings were taken with (format 1 runs: the wall)."""
     clock = results.record.settings.timing.clock
     return "CPU" if isinstance(clock, str) and clock.startswith("CPU") else "wall-clock"
-
-
-def has_yardstick_ratios(results: Results) -> bool:
-    """Whether the run timed every measured row against the yardstick (results.json format 2 on)."""
-    measured = [row for row in results.rows if row.ok and row.throughput_mb_s is not None]
-    return bool(measured) and all(row.throughput_x_tiktoken is not None for row in measured)
 
 
 def fmt_seconds(value: float | None) -> str:
@@ -206,8 +146,9 @@ def fmt_int(value: int | None) -> str:
     return "" if value is None else f"{value:,}"
 
 
-def fmt_size(vocab_size: int) -> str:
-    return f"{vocab_size:,}"
+def fmt_rounded(value: float | None) -> str:
+    """"12,346" for 12345.6: a rate too large for its decimals to matter."""
+    return "" if value is None else fmt_int(round(value))
 
 
 def join_words(words: Sequence[str]) -> str:

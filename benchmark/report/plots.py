@@ -1,256 +1,42 @@
-"""The plots: seaborn on matplotlib's Agg canvas, written as PNG (for pages) and SVG (for print).
+"""The figures: seaborn on matplotlib's Agg canvas, written as PNG (for pages) and SVG (for print).
 
 Each `plot_*` function takes the results and returns a matplotlib `Figure` (or None when the
 results hold nothing to draw), so tests can read titles and axis labels off the objects. No
-pyplot: figures are plain `Figure` objects on an Agg canvas, which needs no display and keeps no
-global list of open figures.
-
-Colours: one fixed colour per tokenizer (a shade of its family's hue, darker for a larger
-vocabulary) and one per language, computed once from the sorted ids, so a tokenizer or a language
-looks the same in every figure.
+pyplot: figures are plain `Figure` objects on an Agg canvas (style.new_figure). What each plot is
+called and how to read it is in catalogue.py; fonts and colours in style.py.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
-import logging
 import math
-import re
-import warnings
-from collections.abc import Iterator
-from dataclasses import dataclass
 
-from benchmark.report.findings import FLAT_GAIN_PER_DOUBLING, flattening, trained_families
-from benchmark.report.naming import (
-    LOSSLESS_SHARE,
-    family_name,
-    fmt_rate_percent,
+from benchmark.adapters.families import family_name
+from benchmark.report.analysis import (
+    FLAT_GAIN_PER_DOUBLING,
+    bytes_per_token_curve,
+    flattening,
     has_yardstick_ratios,
     headline_tokenizers,
-    is_lossy,
+    lossy_lines,
+    openai_pair,
+    row_index,
+    trained_families,
+)
+from benchmark.report.catalogue import PLOTS, RenderedPlot
+from benchmark.report.naming import (
+    LOSSLESS_SHARE,
+    fmt_rate_percent,
     language_label,
     language_name,
-    openai_pair,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
     repeats_phrase,
-    row_index,
 )
+from benchmark.report.style import PNG_DPI, language_colours, new_figure, plot_style, text_colour, tokenizer_colours
+from benchmark.report.token_boundaries import plot_token_boundaries
 from benchmark.results import Results
-
-# The OpenAI vocabularies are the baseline everyone knows: neutral greys, o200k the darkest. Each
-# trained family gets its own hue.
-FAMILY_PALETTES = {
-    "tiktoken": "Greys",
-    "bpe_openai": "RdPu",
-    "bpe-openai": "RdPu",
-    "bpe": "Blues",
-    "hf-bpe": "Purples",
-    "sentencepiece-unigram": "Greens",
-    "hf-wordpiece": "Oranges",
-}
-SPARE_PALETTES = ("YlOrBr", "PuBuGn", "YlGn", "Reds", "GnBu", "PuRd")
-# Fonts that draw Japanese and Korean, in order of preference.
-CJK_FONT_NAMES = (
-    "Noto Sans CJK JP",
-    "Noto Sans CJK TC",  # the one the PyPI dependency cvttf-notosanscjk-regular ships
-    "Noto Sans CJK KR",
-    "Noto Sans JP",
-    "Source Han Sans",
-    "IPAexGothic",
-    "IPAGothic",
-    "TakaoGothic",
-    "NanumGothic",
-    "Droid Sans Fallback",
-    "WenQuanYi Zen Hei",
-)
-SVG_HASH_SALT = "tokencost-report"  # fixed ids inside SVG files, so reruns give the same bytes
-PNG_DPI = 110
-
-
-@dataclass(frozen=True)
-class PlotInfo:
-    name: str  # file stem under plots/
-    title: str
-    caption: str  # one sentence: how to read it
-
-
-PLOTS = (
-    PlotInfo(
-        "tokens_per_sentence",
-        "Tokens per sentence",
-        "What each language costs: mean tokens per sentence of the same content, for the main tokenizers; "
-        "lower is cheaper. Hatched bars count text the tokenizer changed.",
-    ),
-    PlotInfo(
-        "premium",
-        "Token premium vs the reference language",
-        "Tokens each language needs for the same sentences, relative to the reference under the same "
-        "tokenizer (so a small premium can still mean more tokens: see tokens per sentence); whiskers are the "
-        "95% bootstrap interval, the dashed line parity, hatched bars count text the tokenizer changed.",
-    ),
-    PlotInfo(
-        "bytes_per_token",
-        "Bytes per token against vocabulary size",
-        "One panel per trained family, one line per language; crosses and stars mark the fixed "
-        "cl100k and o200k vocabularies (spread sideways so that languages do not hide each other), a ring "
-        "the size after which doubling gains less than 5% where a curve gets there. A language's bytes per "
-        "character depend on its script, so compare a colour across panels, not colours with each other.",
-    ),
-    PlotInfo(
-        "throughput",
-        "Encoder throughput",
-        "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
-        "timed in turns with tiktoken on the same sentences (log scale), one dot per language.",
-    ),
-    PlotInfo(
-        "train_seconds",
-        "Training time against vocabulary size",
-        "Wall-clock seconds to train each family on the training text, by vocabulary size.",
-    ),
-    PlotInfo(
-        "roundtrip",
-        "Round-trip fidelity",
-        "Share of sentences that decode back to exactly the input; anything below 100% is lossy normalisation.",
-    ),
-    PlotInfo(
-        "token_boundaries",
-        "Token boundaries of one example sentence",
-        "Each box is one token of the example sentence, for the main tokenizers.",
-    ),
-)
-
-
-# What the throughput plot shows for a results.json from before the yardstick (format 1).
-THROUGHPUT_MB_S_CAPTION = "MB of UTF-8 text encoded per second on one thread (log scale), one dot per language."
-
-
-def caption_of(info: PlotInfo, results: Results) -> str:
-    """The plot's caption for these results (the throughput plot falls back to MB/s for old ones)."""
-    if info.name == "throughput" and not has_yardstick_ratios(results):
-        return THROUGHPUT_MB_S_CAPTION
-    return info.caption
-
-
-@dataclass(frozen=True)
-class RenderedPlot:
-    info: PlotInfo
-    png: bytes
-    svg: bytes
-
-
-# ----------------------------------------------------------------------------- fonts and style
-
-
-_cjk_font_cache: list[str | None] = []
-
-
-def find_cjk_font() -> str | None:
-    """The name of an installed font that draws Japanese and Korean, or None.
-
-    matplotlib's font cache is built once; a font installed later (apt-get install fonts-noto-cjk)
-    is not in it, so when the cache has none we look at the system font files too.
-    """
-    if _cjk_font_cache:
-        return _cjk_font_cache[0]
-    from matplotlib import font_manager
-
-    def known() -> str | None:
-        names = {entry.name for entry in font_manager.fontManager.ttflist}
-        return next((name for name in CJK_FONT_NAMES if name in names), None)
-
-    # The project depends on a PyPI package that ships Noto Sans CJK (kana, Hangul and Han), so a
-    # fresh machine draws Japanese and Korean without any system font.
-    with contextlib.suppress(Exception):
-        from cvttf_NotoSansCJK_Regular import get_TTF_path
-
-        font_manager.fontManager.addfont(get_TTF_path())
-    found = known()
-    if found is None:
-        hints = ("cjk", "gothic", "nanum", "ipa", "takao", "droidsansfallback", "wqy", "sourcehan", "notosansjp")
-        for path in font_manager.findSystemFonts():
-            flat = path.lower().replace("-", "").replace("_", "")
-            if any(hint in flat for hint in hints):
-                with contextlib.suppress(Exception):  # an unreadable font file is just not used
-                    font_manager.fontManager.addfont(path)
-        found = known()
-    if found is None:
-        warnings.warn(
-            "no font for Japanese/Korean found; the token-boundary plot will show boxes for them "
-            "(install one, e.g. `apt-get install fonts-noto-cjk`)",
-            stacklevel=2,
-        )
-    _cjk_font_cache.append(found)
-    return found
-
-
-@contextlib.contextmanager
-def plot_style() -> Iterator[None]:
-    """seaborn's look and fonts that cover CJK, for the duration of a `with` block only."""
-    import matplotlib as mpl
-    import seaborn as sns
-
-    cjk = find_cjk_font()
-    families = ["DejaVu Sans"] + ([cjk] if cjk else [])
-    rc = {
-        "font.family": families,
-        "svg.hashsalt": SVG_HASH_SALT,
-        "svg.fonttype": "path",  # glyphs as outlines: the SVG draws the same without the fonts
-        "figure.dpi": PNG_DPI,
-        "axes.titleweight": "bold",
-    }
-    # The CJK font has no bold face: matplotlib logs a fallback to regular for every bold title.
-    font_log = logging.getLogger("matplotlib.font_manager")
-    level = font_log.level
-    font_log.setLevel(logging.ERROR)
-    with sns.axes_style("whitegrid"), sns.plotting_context("notebook", font_scale=0.9), mpl.rc_context(rc):
-        with warnings.catch_warnings():
-            # Without a CJK font every missing glyph warns; one warning (above) says it already.
-            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
-            try:
-                yield
-            finally:
-                font_log.setLevel(level)
-
-
-def _new_figure(width_in: float, height_in: float, **kwargs):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width_in, height_in), layout="constrained", **kwargs)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def tokenizer_colours(results: Results) -> dict[str, tuple[float, float, float]]:
-    """tokenizer id -> RGB, a shade of the family's hue; darker means a larger vocabulary."""
-    import seaborn as sns
-
-    by_family: dict[str, list[str]] = {}
-    for tid in ordered_tokenizers(results.rows):
-        family = next(row.family for row in results.rows if row.tokenizer == tid)
-        by_family.setdefault(family, []).append(tid)
-    spare = iter(SPARE_PALETTES * 10)
-    colours = {}
-    for family in sorted(by_family):
-        palette = FAMILY_PALETTES.get(family) or next(spare)
-        tids = by_family[family]
-        # From the middle of the colour map to its dark end: pale shades vanish on white.
-        cmap = sns.color_palette(palette, as_cmap=True)
-        # Not the very end either: there the blues, purples and greys all look black.
-        stops = [0.75] if len(tids) == 1 else [0.5 + 0.35 * i / (len(tids) - 1) for i in range(len(tids))]
-        colours.update((tid, tuple(float(c) for c in cmap(stop)[:3])) for tid, stop in zip(tids, stops))
-    return colours
-
-
-def language_colours(results: Results) -> dict[str, tuple[float, float, float]]:
-    import seaborn as sns
-
-    languages = ordered_languages(results)
-    palette = sns.color_palette("colorblind", max(len(languages), 1))
-    return {code: palette[i % len(palette)] for i, code in enumerate(languages)}
 
 
 def _two_line_label(results: Results, code: str) -> str:
@@ -274,11 +60,6 @@ def _plain_log_ticks(axis, values: list[float]) -> None:
     axis.set_minor_locator(NullLocator())
 
 
-def text_colour(colour: tuple[float, float, float]) -> tuple[float, float, float]:
-    """The tokenizer's colour, darkened enough to read as text on white."""
-    return tuple(0.7 * c for c in colour)
-
-
 def _colour_tick_labels(labels, colours) -> None:
     for label in labels:
         colour = colours.get(label.get_text())
@@ -289,36 +70,41 @@ def _colour_tick_labels(labels, colours) -> None:
 # ----------------------------------------------------------------------------- the plots
 
 
-def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value, interval=None) -> None:
-    """One group of bars per language, one bar per tokenizer, in the tokenizers' colours.
-    `value(row)` is a bar's height; `interval(row)`, if given, its (low, high) whiskers."""
+def _measured(results: Results):
+    """The long-form frame (Results.to_frame) of the measured rows only: skipped rows are in the
+    tables, not in the plots."""
+    frame = results.to_frame()
+    return frame[frame["status"].eq("ok")]
+
+
+def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value: str,
+                  interval: tuple[str, str] | None = None) -> None:
+    """One group of bars per language, one bar per tokenizer, in the tokenizers' colours. The
+    frame's `value` column is a bar's height; its `interval` columns, if given, the (low, high)
+    whiskers, a missing end drawn at the height."""
     import numpy as np
     from matplotlib.patches import Patch
 
-    index = row_index(results)
+    measured = _measured(results)
+    measured = measured[measured[value].notna() & measured["language"].isin(languages)]
+    position = {code: j for j, code in enumerate(languages)}
     colours = tokenizer_colours(results)
     width = 0.8 / len(tokenizers)
     lossy_drawn = False  # hatched: a count of text the tokenizer changed (see naming.LOSSLESS_SHARE)
     for i, tid in enumerate(tokenizers):
-        xs, heights, errors, hatches = [], [], [[], []], []
-        for j, code in enumerate(languages):
-            row = index.get((tid, code))
-            height = value(row) if row is not None and row.ok else None
-            if height is None:
-                continue  # skipped rows are in the tables, not in the plots
-            xs.append(j - 0.4 + width * (i + 0.5))
-            heights.append(height)
-            low, high = interval(row) if interval is not None else (height, height)
-            errors[0].append(max(height - low, 0))
-            errors[1].append(max(high - height, 0))
-            lossy = is_lossy(row)
-            hatches.append("////" if lossy else "")
-            lossy_drawn |= lossy
-        bars = ax.bar(xs, heights, width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
-        for bar, hatch in zip(bars, hatches):
-            bar.set_hatch(hatch)
+        bars = measured[measured["tokenizer"].eq(tid)]
+        bars = bars.assign(x=bars["language"].map(position)).sort_values("x")
+        xs = (bars["x"] - 0.4 + width * (i + 0.5)).tolist()
+        heights = bars[value]
+        lossy = lossy_lines(bars).tolist()
+        lossy_drawn |= any(lossy)
+        drawn = ax.bar(xs, heights.tolist(), width=width * 0.92, color=colours[tid], edgecolor="white", linewidth=0.4)
+        for bar, hatched in zip(drawn, lossy):
+            bar.set_hatch("////" if hatched else "")
         if interval is not None:
-            ax.errorbar(xs, heights, yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
+            low, high = (bars[column].fillna(heights) for column in interval)
+            errors = [(heights - low).clip(lower=0).tolist(), (high - heights).clip(lower=0).tolist()]
+            ax.errorbar(xs, heights.tolist(), yerr=np.array(errors), fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
     ax.set_xticks(range(len(languages)), [_two_line_label(results, code) for code in languages])
     ax.set_xlim(-0.5, len(languages) - 0.5)
     ax.set_xlabel("Language")
@@ -336,9 +122,9 @@ def plot_tokens_per_sentence(results: Results):
     languages = ordered_languages(results)
     if not tokenizers or not languages:
         return None
-    fig = _new_figure(11, 5.2)
+    fig = new_figure(11, 5.2)
     ax = fig.add_subplot()
-    _grouped_bars(ax, results, tokenizers, languages, lambda row: row.tokens_per_sentence)
+    _grouped_bars(ax, results, tokenizers, languages, "tokens_per_sentence")
     ax.set_ylabel("Tokens per sentence (mean)")
     ax.set_title("What the same sentences cost: tokens per sentence, by language and tokenizer")
     return fig
@@ -351,16 +137,10 @@ def plot_premium(results: Results):
     languages = [code for code in ordered_languages(results) if code != reference]
     if not tokenizers or not languages:
         return None
-    fig = _new_figure(11, 5.2)
+    fig = new_figure(11, 5.2)
     ax = fig.add_subplot()
     ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {ref_name} = 1.0")
-
-    def interval(row):
-        low = row.premium_ci_low if row.premium_ci_low is not None else row.premium
-        high = row.premium_ci_high if row.premium_ci_high is not None else row.premium
-        return low, high
-
-    _grouped_bars(ax, results, tokenizers, languages, lambda row: row.premium, interval)
+    _grouped_bars(ax, results, tokenizers, languages, "premium", ("premium_ci_low", "premium_ci_high"))
     ax.set_ylabel(f"Premium (tokens relative to {ref_name}, x)")
     ax.set_title(f"Token premium vs {ref_name} for the same sentences (95% bootstrap CI)")
     return fig
@@ -378,7 +158,7 @@ def plot_bytes_per_token(results: Results):
     pair = openai_pair(results)
     ncols = min(len(families), 2)
     nrows = math.ceil(len(families) / ncols)
-    fig = _new_figure(11, 3.6 * nrows + 0.8)
+    fig = new_figure(11, 3.6 * nrows + 0.8)
     axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
     ticks: set[int] = set()
     any_flat = False
@@ -387,11 +167,7 @@ def plot_bytes_per_token(results: Results):
     spread = {code: 2 ** (0.16 * (k - (len(languages) - 1) / 2)) for k, code in enumerate(languages)}
     for ax, family in zip(axes, families):
         for code in languages:
-            points = sorted(
-                (row.vocab_size, row.bytes_per_token)
-                for row in results.rows
-                if row.family == family and row.language == code and row.ok and row.bytes_per_token
-            )
+            points = bytes_per_token_curve(results, family, code)
             if not points:
                 continue
             ticks.update(size for size, _ in points)
@@ -432,23 +208,21 @@ def plot_bytes_per_token(results: Results):
 
 
 def plot_throughput(results: Results):
-    import pandas as pd
     import seaborn as sns
 
-    rows = [row for row in results.rows if row.ok and row.throughput_mb_s]
-    if not rows:
+    measured = _measured(results)
+    timed = measured[measured["throughput_mb_s"].fillna(0).ne(0)]  # a throughput of 0: not timed
+    if timed.empty:
         return None
     # The yardstick ratio where the run measured it: MB/s moves with the machine's speed.
     by_ratio = has_yardstick_ratios(results)
-    value = (lambda r: r.throughput_x_tiktoken) if by_ratio else (lambda r: r.throughput_mb_s)
-    tokenizers = [tid for tid in ordered_tokenizers(results.rows) if any(r.tokenizer == tid for r in rows)]
-    languages = [code for code in ordered_languages(results) if any(r.language == code for r in rows)]
+    value = "throughput_x_tiktoken" if by_ratio else "throughput_mb_s"
+    tokenizers = [tid for tid in ordered_tokenizers(results.rows) if tid in set(timed["tokenizer"])]
+    languages = [code for code in ordered_languages(results) if code in set(timed["language"])]
     labels = {code: language_label(results, code) for code in languages}
-    frame = pd.DataFrame(
-        {"tokenizer": r.tokenizer, "language": labels[r.language], "throughput": value(r)} for r in rows
-    )
+    frame = timed.assign(language=timed["language"].map(labels), throughput=timed[value])
     lang_colours = language_colours(results)
-    fig = _new_figure(11, 1.6 + 0.36 * len(tokenizers))
+    fig = new_figure(11, 1.6 + 0.36 * len(tokenizers))
     ax = fig.add_subplot()
     sns.stripplot(
         data=frame,
@@ -465,7 +239,7 @@ def plot_throughput(results: Results):
         ax=ax,
     )
     _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
-    _plain_log_ticks(ax.xaxis, [value(r) for r in rows] + ([1.0] if by_ratio else []))
+    _plain_log_ticks(ax.xaxis, frame["throughput"].tolist() + ([1.0] if by_ratio else []))
     ax.set_ylabel("Tokenizer")
     if by_ratio:
         ax.axvline(1.0, color="0.35", linewidth=1, linestyle="--", zorder=0)
@@ -483,27 +257,26 @@ def plot_throughput(results: Results):
 def plot_train_seconds(results: Results):
     from matplotlib.lines import Line2D
 
-    seconds: dict[str, tuple[str, int, float]] = {}
-    for row in results.rows:
-        if row.ok and row.train_seconds is not None:
-            seconds.setdefault(row.tokenizer, (row.family, row.vocab_size, row.train_seconds))
-    if not seconds:
+    measured = _measured(results)
+    # A tokenizer's training time is on each of its rows: one point per tokenizer.
+    trained = measured[measured["train_seconds"].notna()].drop_duplicates("tokenizer")
+    if trained.empty:
         return None
     colours = tokenizer_colours(results)
-    present = {family for family, _, _ in seconds.values()}
+    present = set(trained["family"])
     families = [f for f in trained_families(results) if f in present]
     families += sorted(present - set(families))
-    fig = _new_figure(9, 4.6)
+    fig = new_figure(9, 4.6)
     ax = fig.add_subplot()
     handles = []
     for family in families:
-        points = sorted((size, secs, tid) for tid, (fam, size, secs) in seconds.items() if fam == family)
-        darkest = colours[points[-1][2]]
-        ax.plot([p[0] for p in points], [p[1] for p in points], color=darkest, linewidth=1.6)
-        ax.scatter([p[0] for p in points], [p[1] for p in points], c=[colours[p[2]] for p in points], s=36,
-                   zorder=3, edgecolors="white")
+        points = trained[trained["family"].eq(family)].sort_values(["vocab_size", "train_seconds", "tokenizer"])
+        sizes, seconds, tids = (points[column].tolist() for column in ("vocab_size", "train_seconds", "tokenizer"))
+        darkest = colours[tids[-1]]
+        ax.plot(sizes, seconds, color=darkest, linewidth=1.6)
+        ax.scatter(sizes, seconds, c=[colours[tid] for tid in tids], s=36, zorder=3, edgecolors="white")
         handles.append(Line2D([], [], color=darkest, marker="o", label=family_name(family)))
-    sizes = sorted({size for _, size, _ in seconds.values()})
+    sizes = sorted(set(trained["vocab_size"].tolist()))
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes, [f"{s:,}" for s in sizes])
     ax.minorticks_off()
@@ -517,6 +290,7 @@ def plot_train_seconds(results: Results):
 
 def plot_roundtrip(results: Results):
     import numpy as np
+    import pandas as pd
     import seaborn as sns
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
@@ -524,20 +298,15 @@ def plot_roundtrip(results: Results):
     languages = ordered_languages(results)
     if not tokenizers or not languages:
         return None
-    index = row_index(results)
-    values = np.full((len(tokenizers), len(languages)), np.nan)
-    annotations = np.full(values.shape, "", dtype=object)
-    for i, tid in enumerate(tokenizers):
-        for j, code in enumerate(languages):
-            row = index.get((tid, code))
-            if row is None:
-                continue
-            if row.ok and row.roundtrip_rate is not None:
-                values[i, j] = 100 * row.roundtrip_rate
-                annotations[i, j] = fmt_rate_percent(row.roundtrip_rate).rstrip("%")  # as the table shows it
-            elif not row.ok:
-                annotations[i, j] = "skipped"
-    fig = _new_figure(10, 1.8 + 0.34 * len(tokenizers))
+    frame = results.to_frame()
+    ok, rate = frame["status"].eq("ok"), frame["roundtrip_rate"]
+    # The cell as the table shows it, "skipped" where the row was, blank where it has no rate.
+    text = [fmt_rate_percent(None if math.isnan(value) else value).rstrip("%") for value in rate.tolist()]
+    frame = frame.assign(percent=(100 * rate).where(ok), text=pd.Series(text, index=frame.index).where(ok, "skipped"))
+    grid = frame.pivot(index="tokenizer", columns="language", values=["percent", "text"]).reindex(index=tokenizers)
+    values = grid["percent"].reindex(columns=languages).to_numpy(dtype=float)
+    annotations = grid["text"].reindex(columns=languages).fillna("").to_numpy(dtype=object)
+    fig = new_figure(10, 1.8 + 0.34 * len(tokenizers))
     ax = fig.add_subplot()
     ax.set_facecolor("0.93")  # skipped cells show the background
     ax.grid(False)
@@ -573,101 +342,6 @@ def plot_roundtrip(results: Results):
     ax.set_xlabel("Language")
     ax.set_ylabel("Tokenizer")
     ax.set_title("Round-trip fidelity: % of sentences with decode(encode(s)) == s")
-    return fig
-
-
-_BYTES_TOKEN = re.compile(r"<[0-9a-f]{2}(?: [0-9a-f]{2})*>")
-
-
-def _visible_token(text: str) -> str:
-    # Make the invisible visible: a space is what separates a token from its neighbour. A token
-    # shown as its bytes ("<e3 81>", part of a character) keeps its spaces between the bytes.
-    if _BYTES_TOKEN.fullmatch(text):
-        return text
-    text = text.replace(" ", "\u2423").replace("\n", "\u23ce").replace("\t", "\u2192")
-    return text if text else "\u2205"
-
-
-def plot_token_boundaries(results: Results):
-    """Coloured spans, one row per tokenizer, one block per language: `Fred | dy`."""
-    from matplotlib.backends.backend_agg import RendererAgg
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.patches import FancyBboxPatch
-
-    examples = results.record.examples
-    tokenizers = [tid for tid in headline_tokenizers(results) if any(tid in examples.get(c, {}) for c in examples)]
-    languages = [code for code in ordered_languages(results) if examples.get(code)]
-    if not tokenizers or not languages:
-        return None
-    colours = tokenizer_colours(results)
-
-    width_in, margin_in = 12.0, 0.25
-    token_pt, pad_pt, gap_pt = 10.0, 2.5, 2.0
-    line_in, header_in, block_gap_in = 0.30, 0.36, 0.22
-    span_right_in = width_in - margin_in
-    font = FontProperties(size=token_pt)
-    measure = RendererAgg(10, 10, 72)  # at 72 dpi one pixel is one point
-
-    def text_width_in(text: str) -> float:
-        width_pt, _, _ = measure.get_text_width_height_descent(text, font, ismath=False)
-        return width_pt / 72
-
-    label_font = FontProperties(size=9)
-    longest_label_pt = max(
-        measure.get_text_width_height_descent(f"{tid}  (000 tokens)", label_font, ismath=False)[0]
-        for tid in tokenizers
-    )
-    label_in = margin_in + longest_label_pt / 72 + 0.15
-
-    # First pass: place every box, top-down, in inches from the top of the figure.
-    boxes = []  # (x, y_top, width, text, colour, shade)
-    labels = []  # (x, y_top, text, colour, weight, size)
-    y = 0.75  # room for the title and the key
-    for code in languages:
-        labels.append((margin_in, y, language_label(results, code), "0.1", "bold", 11))
-        y += header_in
-        for tid in tokenizers:
-            tokens = examples[code].get(tid)
-            if tokens is None:
-                continue
-            labels.append((margin_in, y, f"{tid}  ({len(tokens)} tokens)", text_colour(colours[tid]), "normal", 9))
-            x = label_in
-            for k, token in enumerate(tokens):
-                text = _visible_token(token)
-                box_w = text_width_in(text) + 2 * pad_pt / 72
-                if x + box_w > span_right_in and x > label_in:
-                    x, y = label_in, y + line_in
-                boxes.append((x, y, box_w, text, colours[tid], k % 2))
-                x += box_w + gap_pt / 72
-            y += line_in
-        y += block_gap_in
-    height_in = y + 0.1
-
-    fig = _new_figure(width_in, height_in)
-    fig.set_layout_engine("none")
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_axis_off()
-    inches = fig.dpi_scale_trans
-    box_h = (token_pt + 2 * pad_pt) / 72
-    for x, y_top, w, text, colour, shade in boxes:
-        y_base = height_in - y_top - box_h
-        ax.add_patch(
-            FancyBboxPatch((x, y_base), w, box_h, boxstyle="round,pad=0,rounding_size=0.03", transform=inches,
-                           facecolor=(*colour, 0.22 if shade else 0.45), edgecolor=(*colour, 0.9), linewidth=0.6)
-        )
-        ax.text(x + w / 2, y_base + box_h / 2, text, transform=inches, ha="center", va="center_baseline",
-                fontsize=token_pt, parse_math=False)
-    for x, y_top, text, colour, weight, size in labels:
-        ax.text(x, height_in - y_top - box_h / 2, text, transform=inches, ha="left", va="center", color=colour,
-                fontsize=size, fontweight=weight, parse_math=False)
-    fig.suptitle("Token boundaries: one example sentence per language, one row per tokenizer",
-                 fontweight="bold", y=1 - 0.12 / height_in, va="top")
-    key = (
-        "Each box is one token, as the text it stands for (WordPiece: the text it covers).  \u2423 is a space, "
-        "<e3 81> the bytes of a character split across tokens."
-    )
-    fig.text(0.5, 1 - 0.42 / height_in, key,
-             ha="center", va="top", fontsize=9, color="0.3", parse_math=False)
     return fig
 
 

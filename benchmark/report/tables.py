@@ -1,7 +1,10 @@
 """Tables: the full-precision CSV, and the rounded tables that README.md and index.html show.
 
-A `Table` is plain strings already rounded for reading; `to_markdown` and the HTML writer only lay
-it out, so both reports always show the same figures.
+Each table is built from the long-form frame of the rows (`Results.to_frame()`, one line per
+tokenizer and language): the grids by `DataFrame.pivot`, the tokenizer table by `groupby`, the
+table of all measurements by sorting the frame itself. Every number is rounded by one of naming.py's
+`fmt_*` formatters. A `Table` is plain strings already rounded for reading; markdown.py and html.py
+only lay it out, so both reports always show the same figures.
 """
 
 from __future__ import annotations
@@ -11,30 +14,32 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pandas as pd
+
+from benchmark.adapters.families import family_name
+from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, lossy_lines
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     LOSSY_MARK,
     clock_name,
-    family_name,
     fmt_int,
+    fmt_one_decimal,
     fmt_rate_percent,
     fmt_ratio,
+    fmt_ratio_interval,
+    fmt_rounded,
     fmt_seconds,
     fmt_speed,
     fmt_times,
-    has_yardstick_ratios,
-    has_yardstick_row,
-    is_lossy,
     language_label,
     ordered_languages,
     ordered_tokenizers,
     reference_language,
     repeats_phrase,
-    row_index,
     skip_reason,
     tokenizer_sort_key,
 )
-from benchmark.results import ROW_FIELDS, ResultRow, Results
+from benchmark.results import ROW_FIELDS, Results
 
 SKIPPED = "skipped"
 
@@ -61,109 +66,124 @@ def results_csv(results: Results) -> str:
     return buffer.getvalue()
 
 
+def _frame(results: Results) -> pd.DataFrame:
+    """The rows in long form, with `ok` (the row was measured)."""
+    frame = results.to_frame()
+    return frame.assign(ok=frame["status"].eq("ok"))
+
+
+def _values(column: pd.Series) -> list:
+    """A column as Python values, None where the row has none (NaN in the frame): what the
+    formatters take."""
+    return [None if pd.isna(value) else value for value in column.tolist()]
+
+
+def _text(frame: pd.DataFrame, fmt: Callable[..., str], *columns: str) -> pd.Series:
+    """`fmt(value, ...)` of the named columns, line by line, as a column of text."""
+    return pd.Series(list(map(fmt, *(_values(frame[c]) for c in columns))), index=frame.index, dtype=object)
+
+
 def _pivot(
     results: Results,
+    frame: pd.DataFrame,
     key: str,
     title: str,
-    cell: Callable[[ResultRow], str],
+    text: pd.Series,
     note: str = "",
-    languages: list[str] | None = None,
-    mark_lossy: Callable[[ResultRow], bool] | None = None,
+    lossy: pd.Series | None = None,
     lossy_text: str = "the language's sentences",
 ) -> Table:
-    """Tokenizers down, languages across; a skipped row reads 'skipped'. A cell whose figure
-    counts text the tokenizer changed (`mark_lossy(row)`, e.g. `is_lossy`) gets LOSSY_MARK, and
-    the note says why."""
-    index = row_index(results)
-    languages = languages if languages is not None else ordered_languages(results)
-    rows = []
-    marked = False
-    for tid in ordered_tokenizers(results.rows):
-        cells = []
-        for language in languages:
-            row = index.get((tid, language))
-            text = "" if row is None else cell(row) if row.ok else SKIPPED
-            if mark_lossy is not None and row is not None and row.ok and text and mark_lossy(row):
-                text += f" {LOSSY_MARK}"  # after a space: the page's sort reads the number before it
-                marked = True
-            cells.append(text)
-        rows.append((tid, *cells))
-    if marked:
+    """Tokenizers down, languages across: `text` (a cell per line of `frame`) pivoted; a skipped
+    row reads 'skipped', a missing one is blank. A cell whose figure counts text the tokenizer
+    changed (`lossy`, e.g. `lossy_lines(frame)`) gets LOSSY_MARK, and the note says why."""
+    languages = ordered_languages(results)
+    cells = text.where(frame["ok"], SKIPPED)
+    marked = frame["ok"] & cells.ne("") & (lossy if lossy is not None else False)
+    # After a space: the page's sort reads the number before it.
+    cells = cells.where(~marked, cells + f" {LOSSY_MARK}")
+    grid = (
+        frame.assign(cell=cells)
+        .pivot(index="tokenizer", columns="language", values="cell")
+        .reindex(index=ordered_tokenizers(results.rows), columns=languages)
+        .fillna("")
+    )
+    if marked.any():
         note += (f" {LOSSY_MARK}: this tokenizer gave back under {LOSSLESS_SHARE:.0%} of {lossy_text} exactly, "
                  "so the figure counts text it changed (see the round-trip table).")
     headers = ("tokenizer", *(language_label(results, code) for code in languages))
-    return Table(key, title, headers, tuple(rows), note.strip(), (False,) + (True,) * len(languages))
+    rows = tuple(tuple(line) for line in grid.itertuples(name=None))
+    return Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages))
 
 
 def tokens_per_sentence_table(results: Results) -> Table:
+    frame = _frame(results)
     return _pivot(
         results,
+        frame,
         "tokens_per_sentence",
         "Cost: tokens per sentence (mean; the same sentences in every language)",
-        lambda row: f"{row.tokens_per_sentence:.1f}" if row.tokens_per_sentence is not None else "",
+        _text(frame, fmt_one_decimal, "tokens_per_sentence"),
         note="What a language costs under each tokenizer, comparable down a column and across a row: the "
         "sentences are translations of each other. Lower is cheaper.",
-        mark_lossy=is_lossy,
+        lossy=lossy_lines(frame),
     )
 
 
 def premium_table(results: Results) -> Table:
+    frame = _frame(results)
     reference = reference_language(results)
-    index = row_index(results)
     ref_name = results.record.language_names.get(reference, reference)
-
-    def lossy_premium(row: ResultRow) -> bool:
-        # A premium divides by the reference's count: changed text on either side changes it.
-        reference_row = index.get((row.tokenizer, reference))
-        return is_lossy(row) or (reference_row is not None and is_lossy(reference_row))
-
-    def cell(row: ResultRow) -> str:
-        if row.premium is None:
-            return ""
-        if row.language == reference or row.premium_ci_low is None or row.premium_ci_high is None:
-            return fmt_ratio(row.premium)
-        return f"{row.premium:.2f} ({row.premium_ci_low:.2f}-{row.premium_ci_high:.2f})"
-
+    # A premium divides by the reference's count: changed text on either side changes it.
+    at_reference = frame["language"].eq(reference)
+    reference_lossy = lossy_lines(frame)[at_reference].set_axis(frame["tokenizer"][at_reference])
+    lossy = lossy_lines(frame) | frame["tokenizer"].map(reference_lossy).eq(True)
+    # The reference's own cell is 1.00 by definition: no interval beside it.
+    shown = frame.assign(premium_ci_low=frame["premium_ci_low"].where(~at_reference))
     return _pivot(
         results,
+        frame,
         "premium",
         f"Token premium: tokens for the same sentences relative to {ref_name} (95% CI)",
-        cell,
+        _text(shown, fmt_ratio_interval, "premium", "premium_ci_low", "premium_ci_high"),
         note=f"1.00 = as many tokens as {ref_name} under the same tokenizer; 2.00 = twice as many. Lower is "
         "cheaper. A premium compares a language with the reference within one tokenizer: a tokenizer with a "
         "small premium can still need more tokens than another (see tokens per sentence).",
-        mark_lossy=lossy_premium,
+        lossy=lossy,
         lossy_text=f"the language's or {ref_name}'s sentences",
     )
 
 
 def bytes_per_token_table(results: Results) -> Table:
+    frame = _frame(results)
     return _pivot(
         results,
+        frame,
         "bytes_per_token",
         "Compression: UTF-8 bytes per token",
-        lambda row: fmt_ratio(row.bytes_per_token),
+        _text(frame, fmt_ratio, "bytes_per_token"),
         note="Higher is better: each token carries more text. Compare one language across tokenizers, not "
         "languages with each other: UTF-8 takes 2 bytes for a Cyrillic letter and 3 for a kana, kanji or Hangul "
         "syllable, so those languages show more bytes per token for the same cost in tokens.",
-        mark_lossy=is_lossy,
+        lossy=lossy_lines(frame),
     )
 
 
 def throughput_table(results: Results) -> Table:
+    frame = _frame(results)
     unseen = ("Timed on the measured sentences, after a warm-up on other text of the same language where the "
               "run had some, so caches hold no measured text (see how the figures were measured).")
     how = f"one thread, {repeats_phrase(results)}"
     if not has_yardstick_ratios(results):  # a results.json from before the yardstick
-        return _pivot(results, "throughput", f"Encoder throughput, MB/s of UTF-8 text ({how})",
-                      lambda row: fmt_speed(row.throughput_mb_s), note=unseen)
+        return _pivot(results, frame, "throughput", f"Encoder throughput, MB/s of UTF-8 text ({how})",
+                      _text(frame, fmt_speed, "throughput_mb_s"), note=unseen)
     itself = (" The tiktoken/cl100k_base row is tiktoken timed against itself: how far it strays from 1.0x is "
               "the noise left." if has_yardstick_row(results) else "")
     return _pivot(
         results,
+        frame,
         "throughput",
         f"Encoder throughput in multiples of tiktoken cl100k_base's ({how})",
-        lambda row: fmt_times(row.throughput_x_tiktoken),
+        _text(frame, fmt_times, "throughput_x_tiktoken"),
         note="1.0x = as fast as tiktoken's cl100k_base on the same sentences; 0.25x = a quarter of its speed. "
         "Each repeat times the tokenizer and tiktoken in turns on the same sentences, so a machine that slows "
         "down for a while slows both, and the ratio is much steadier than MB/s." + itself + " MB/s is in the "
@@ -172,50 +192,49 @@ def throughput_table(results: Results) -> Table:
 
 
 def roundtrip_table(results: Results) -> Table:
+    frame = _frame(results)
     return _pivot(
         results,
+        frame,
         "roundtrip",
         "Round-trip fidelity: share of sentences with decode(encode(s)) == s",
-        lambda row: fmt_rate_percent(row.roundtrip_rate),
+        _text(frame, fmt_rate_percent, "roundtrip_rate"),
         note="Below 100% means the tokenizer normalises or loses text (spaces, accents, unknown characters).",
     )
 
 
+def _status(rows: pd.DataFrame) -> str:
+    """'ok', 'skipped: <reasons>' or 'skipped on <languages>: <reasons>', from one tokenizer's rows."""
+    skipped = rows[~rows["ok"]]
+    if skipped.empty:
+        return "ok"
+    reasons = "; ".join(sorted({skip_reason(status) for status in skipped["status"]}))
+    if len(skipped) == len(rows):
+        return "skipped: " + reasons
+    return f"skipped on {', '.join(sorted(skipped['language']))}: " + reasons
+
+
 def tokenizer_table(results: Results) -> Table:
     """One line per tokenizer: what it is, what it cost to train, and why it was skipped."""
-    by_tokenizer: dict[str, list[ResultRow]] = {}
-    for row in results.rows:
-        by_tokenizer.setdefault(row.tokenizer, []).append(row)
-    rows = []
-    for tid in ordered_tokenizers(results.rows):
-        group = by_tokenizer[tid]
-        first = group[0]
-        train = next((r.train_seconds for r in group if r.train_seconds is not None), None)
-        skipped = sorted({skip_reason(r.status) for r in group if not r.ok})
-        n_skipped = sum(not r.ok for r in group)
-        if not skipped:
-            status = "ok"
-        elif n_skipped == len(group):
-            status = "skipped: " + "; ".join(skipped)
-        else:
-            langs = ", ".join(sorted(r.language for r in group if not r.ok))
-            status = f"skipped on {langs}: " + "; ".join(skipped)
-        rows.append(
-            (
-                tid,
-                family_name(first.family),
-                fmt_int(first.vocab_size),
-                fmt_seconds(train),
-                fmt_int(first.embedding_params),
-                status,
-            )
-        )
+    frame = _frame(results)
+    by_tokenizer = frame.groupby("tokenizer")
+    # first(): each column's first value that is not NaN, so the training time of any row that has one.
+    tokenizers = by_tokenizer.first().reindex(ordered_tokenizers(results.rows))
+    status = by_tokenizer[["ok", "status", "language"]].apply(_status).reindex(tokenizers.index)
+    columns = (
+        tokenizers.index.to_series(),
+        tokenizers["family"].map(family_name),
+        _text(tokenizers, fmt_int, "vocab_size"),
+        _text(tokenizers, fmt_seconds, "train_seconds"),
+        _text(tokenizers, fmt_int, "embedding_params"),
+        status,
+    )
     headers = ("tokenizer", "family", "vocab size", "train seconds", "embedding params (x768)", "status")
     return Table(
         "tokenizers",
         "Tokenizers",
         headers,
-        tuple(rows),
+        tuple(zip(*(column.tolist() for column in columns))),
         note="Train seconds: wall time of one training run on the training text (blank for vocabularies we did "
         "not train). Embedding params: vocabulary size x 768, the rows of an embedding table as wide as "
         "BERT-base's or GPT-2 small's.",
@@ -226,33 +245,37 @@ def tokenizer_table(results: Results) -> Table:
 def all_rows_table(results: Results) -> Table:
     """The measurement table a reader sorts: one line per tokenizer x language."""
     ratios = has_yardstick_ratios(results)
-    columns: list[tuple[str, Callable[[ResultRow], str]]] = [
-        ("tokens", lambda r: fmt_int(r.n_tokens)),
-        ("tokens / sentence", lambda r: f"{r.tokens_per_sentence:.1f}" if r.tokens_per_sentence is not None else ""),
-        ("bytes / token", lambda r: fmt_ratio(r.bytes_per_token)),
-        ("chars / token", lambda r: fmt_ratio(r.chars_per_token)),
-        ("premium", lambda r: fmt_ratio(r.premium)),
-        ("unk", lambda r: fmt_rate_percent(r.unk_rate)),
-        ("byte fallback", lambda r: fmt_rate_percent(r.byte_fallback_rate)),
-        ("round trip", lambda r: fmt_rate_percent(r.roundtrip_rate)),
-        ("vocab used", lambda r: fmt_rate_percent(r.vocab_utilisation)),
-        ("MB/s", lambda r: fmt_speed(r.throughput_mb_s)),
-        *([("x tiktoken", lambda r: fmt_times(r.throughput_x_tiktoken))] if ratios else []),
-        ("tokens/s", lambda r: fmt_int(round(r.tokens_per_second)) if r.tokens_per_second is not None else ""),
+    columns: list[tuple[str, Callable[..., str], str]] = [
+        ("tokens", fmt_int, "n_tokens"),
+        ("tokens / sentence", fmt_one_decimal, "tokens_per_sentence"),
+        ("bytes / token", fmt_ratio, "bytes_per_token"),
+        ("chars / token", fmt_ratio, "chars_per_token"),
+        ("premium", fmt_ratio, "premium"),
+        ("unk", fmt_rate_percent, "unk_rate"),
+        ("byte fallback", fmt_rate_percent, "byte_fallback_rate"),
+        ("round trip", fmt_rate_percent, "roundtrip_rate"),
+        ("vocab used", fmt_rate_percent, "vocab_utilisation"),
+        ("MB/s", fmt_speed, "throughput_mb_s"),
+        *([("x tiktoken", fmt_times, "throughput_x_tiktoken")] if ratios else []),
+        ("tokens/s", fmt_rounded, "tokens_per_second"),
     ]
-    languages = ordered_languages(results)
-    rows = []
-    for row in sorted(results.rows, key=lambda r: (tokenizer_sort_key(r), languages.index(r.language))):
-        if row.ok:
-            cells = tuple(fn(row) for _, fn in columns)
-        else:
-            cells = (SKIPPED,) + ("",) * (len(columns) - 1)
-        rows.append((row.tokenizer, language_label(results, row.language), *cells, row.status))
+    tokenizer_rank = {tid: k for k, tid in enumerate(ordered_tokenizers(results.rows))}
+    language_rank = {code: k for k, code in enumerate(ordered_languages(results))}
+    frame = _frame(results)
+    frame = (frame.assign(_tokenizer=frame["tokenizer"].map(tokenizer_rank),
+                          _language=frame["language"].map(language_rank))
+             .sort_values(["_tokenizer", "_language"], kind="stable"))
+    # A skipped row says so in its first column and leaves the others blank.
+    cells = pd.DataFrame({name: _text(frame, fmt, column).where(frame["ok"], "") for name, fmt, column in columns})
+    cells[columns[0][0]] = cells[columns[0][0]].where(frame["ok"], SKIPPED)
+    cells.insert(0, "language", frame["language"].map(lambda code: language_label(results, code)))
+    cells.insert(0, "tokenizer", frame["tokenizer"])
+    cells["status"] = frame["status"]
     return Table(
         "all_rows",
         "All measurements",
-        ("tokenizer", "language", *(name for name, _ in columns), "status"),
-        tuple(rows),
+        ("tokenizer", "language", *(name for name, _, _ in columns), "status"),
+        tuple(cells.itertuples(index=False, name=None)),
         note="unk: share of tokens that are the unknown token; byte fallback: share of tokens that are "
         "byte-fallback pieces (a character spelt as its UTF-8 bytes); round trip: share of sentences with "
         "decode(encode(s)) == s; vocab used: share of the vocabulary that this language's sentences use; MB/s: "
@@ -276,20 +299,3 @@ def report_tables(results: Results) -> list[Table]:
         roundtrip_table(results),
         tokenizer_table(results),
     ]
-
-
-def _escape_markdown(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def to_markdown(table: Table) -> str:
-    numeric = table.numeric or (False,) * len(table.headers)
-    lines = [
-        "| " + " | ".join(_escape_markdown(h) for h in table.headers) + " |",
-        "|" + "|".join("---:" if is_number else "---" for is_number in numeric) + "|",
-    ]
-    lines += ["| " + " | ".join(_escape_markdown(c) for c in row) + " |" for row in table.rows]
-    text = f"### {table.title}\n\n" + "\n".join(lines) + "\n"
-    if table.note:
-        text += f"\n{table.note}\n"
-    return text

@@ -1,0 +1,264 @@
+"""The figures a report derives from the result rows: which tokenizers to show, which language pays
+the most, where a curve flattens, which encoder is fastest. Plain Python over `Results`, no pandas:
+findings.py words these figures, tables.py and plots.py mark and draw them, and a test can check
+each one against the rows. (`lossy_lines` applies `is_lossy` to the frame the tables and plots read;
+it takes the frame, so this module still imports no pandas.)
+
+"Stops improving" is defined once, here: bytes per token stops improving at the vocabulary size
+after which doubling the vocabulary gains less than `FLAT_GAIN_PER_DOUBLING` (5%). Sizes in a sweep
+need not be consecutive doublings, so the gain between two sizes is scaled to one doubling:
+`(bpt_big / bpt_small) ** (1 / log2(big / small)) - 1`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+from benchmark.adapters.families import families_of_kind, family_rank
+from benchmark.report.naming import LOSSLESS_SHARE, ordered_languages, reference_language, tokenizer_sort_key
+from benchmark.results import ResultRow, Results
+
+# The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
+OPENAI_FAMILIES = ("tiktoken", "bpe_openai")
+# Families whose vocabulary is trained here at each size of the sweep.
+TRAINED_FAMILIES = families_of_kind("trained")
+FLAT_GAIN_PER_DOUBLING = 0.05
+# Two runs of the same 90 cells (README, "Throughput is measured") differed in a cell's ratio to
+# tiktoken by a median 3%, 8% at the 90th percentile and 20% at worst; medians over languages move
+# less. Encoders within this share of the fastest or the slowest are named together.
+SPEED_TIE_SHARE = 0.10
+
+
+def is_lossy(row: ResultRow) -> bool:
+    """True when `row`'s tokenizer gave back under `LOSSLESS_SHARE` of the sentences."""
+    return row.roundtrip_rate is not None and row.roundtrip_rate < LOSSLESS_SHARE
+
+
+def lossy_lines(frame):  # pandas.DataFrame -> pandas.Series of bool
+    """`is_lossy` for every line of a `Results.to_frame()` frame (no rate is NaN, which compares
+    False: not lossy)."""
+    return frame["roundtrip_rate"] < LOSSLESS_SHARE
+
+
+def row_index(results: Results) -> dict[tuple[str, str], ResultRow]:
+    return {(row.tokenizer, row.language): row for row in results.rows}
+
+
+# ----------------------------------------------------------------------------- which tokenizers
+
+
+def headline_tokenizers(results: Results) -> list[str]:
+    """The few tokenizers a reader compares at a glance: the tiktoken vocabularies (or the
+    bpe-openai ones when tiktoken was not run) and each trained family at its largest size that
+    measured every language. Other tokenizers of a family only add lines that say the same thing.
+    """
+    rows = results.rows
+    # A language that every tokenizer skipped does not rule every tokenizer out.
+    languages = {row.language for row in rows if row.ok}
+    ok_by_tokenizer: dict[str, set[str]] = {}
+    meta: dict[str, ResultRow] = {}
+    for row in rows:
+        meta.setdefault(row.tokenizer, row)
+        if row.ok:
+            ok_by_tokenizer.setdefault(row.tokenizer, set()).add(row.language)
+    complete = [tid for tid, langs in ok_by_tokenizer.items() if langs == languages]
+    chosen: list[str] = [tid for tid in complete if meta[tid].family == "tiktoken"]
+    if not chosen:  # tiktoken not run: its twin encoder gives the same counts
+        chosen = [tid for tid in complete if meta[tid].family in OPENAI_FAMILIES]
+    largest: dict[str, str] = {}
+    for tid in complete:
+        family = meta[tid].family
+        if family in OPENAI_FAMILIES:
+            continue
+        if family in TRAINED_FAMILIES or meta[tid].train_seconds is not None:
+            best = largest.get(family)
+            if best is None or (meta[tid].vocab_size, tid) > (meta[best].vocab_size, best):
+                largest[family] = tid
+        else:
+            chosen.append(tid)  # a tokenizer the user added from a file: always worth showing
+    chosen += largest.values()
+    return sorted(chosen, key=lambda tid: tokenizer_sort_key(meta[tid]))
+
+
+def openai_pair(results: Results) -> tuple[str, str] | None:
+    """The (cl100k, o200k) ids to compare, preferring tiktoken's; None if either is missing."""
+    ids = {row.tokenizer for row in results.rows if row.ok}
+    for prefix in OPENAI_FAMILIES:
+        pair = (f"{prefix}/cl100k_base", f"{prefix}/o200k_base")
+        if all(tid in ids for tid in pair):
+            return pair
+    return None
+
+
+def trained_families(results: Results) -> list[str]:
+    """Families trained here (known by name, or any family with a training time), in report order."""
+    present = {row.family for row in results.rows}
+    timed = {row.family for row in results.rows if row.train_seconds is not None}
+    ordered = [family for family in TRAINED_FAMILIES if family in present]
+    ordered += sorted(timed - set(ordered) - set(OPENAI_FAMILIES))
+    return ordered
+
+
+# ----------------------------------------------------------------------------- cost
+
+
+def most_expensive(results: Results, tokenizer: str) -> ResultRow | None:
+    """The row of the language with the highest premium under `tokenizer` (reference excluded)."""
+    reference = reference_language(results)
+    rows = [
+        row
+        for row in results.rows
+        if row.tokenizer == tokenizer and row.ok and row.premium is not None and row.language != reference
+    ]
+    # Ties broken by language code so the sentence never depends on row order.
+    return max(rows, key=lambda row: (row.premium, row.language), default=None)
+
+
+def most_expensive_per_headline(results: Results) -> list[tuple[str, ResultRow]]:
+    """(tokenizer, its most expensive language's row) for each main tokenizer that has one."""
+    worst = [(tid, most_expensive(results, tid)) for tid in headline_tokenizers(results)]
+    return [(tid, row) for tid, row in worst if row is not None]
+
+
+def openai_savings(results: Results) -> list[tuple[str, float]]:
+    """(language, share of cl100k's tokens that o200k saves), largest saving first."""
+    pair = openai_pair(results)
+    if pair is None:
+        return []
+    index = row_index(results)
+    savings = []
+    for language in ordered_languages(results):
+        cl100k, o200k = index.get((pair[0], language)), index.get((pair[1], language))
+        if cl100k and o200k and cl100k.ok and o200k.ok and cl100k.n_tokens > 0:
+            savings.append((language, 1 - o200k.n_tokens / cl100k.n_tokens))
+    return sorted(savings, key=lambda item: (-item[1], item[0]))
+
+
+def cheapest(results: Results) -> list[tuple[str, list[ResultRow]]]:
+    """(language, the rows of the main tokenizers with the fewest tokens per sentence there), in
+    language order. Rows that show the same figure to one decimal are all given, sorted by
+    tokenizer: the text cannot rank them. A tokenizer that gives back under `LOSSLESS_SHARE` of the
+    language's sentences is left out: it counts text it changed (spaces dropped, words turned into
+    [UNK])."""
+    shown = set(headline_tokenizers(results))
+    found = []
+    for language in ordered_languages(results):
+        rows = [
+            row for row in results.rows
+            if row.language == language and row.tokenizer in shown and row.ok
+            and not is_lossy(row)
+        ]
+        if rows:
+            figure = f"{min(rows, key=lambda row: row.n_tokens).tokens_per_sentence:.1f}"
+            tied = [row for row in rows if f"{row.tokens_per_sentence:.1f}" == figure]
+            found.append((language, sorted(tied, key=lambda row: row.tokenizer)))
+    return found
+
+
+# ----------------------------------------------------------------------------- compression
+
+
+@dataclass(frozen=True)
+class Flattening:
+    family: str
+    language: str
+    flat_at: int | None  # the size after which one doubling gains < 5%; None: still improving
+    largest_size: int  # the largest size measured
+    gain_after: float | None  # the per-doubling gain right after flat_at
+    last_gain: float  # the per-doubling gain between the two largest sizes
+
+
+def per_doubling_gain(small: tuple[int, float], big: tuple[int, float]) -> float:
+    (size_small, bpt_small), (size_big, bpt_big) = small, big
+    return (bpt_big / bpt_small) ** (1 / math.log2(size_big / size_small)) - 1
+
+
+def bytes_per_token_curve(results: Results, family: str, language: str) -> list[tuple[int, float]]:
+    """(vocab_size, bytes_per_token) of one family on one language, smallest size first: the curve
+    the plot draws and `flattening` reads."""
+    return sorted(
+        (row.vocab_size, row.bytes_per_token)
+        for row in results.rows
+        if row.family == family and row.language == language and row.ok and row.bytes_per_token
+    )
+
+
+def flattening(results: Results, family: str, language: str) -> Flattening | None:
+    """Where bytes per token stops improving for one trained family on one language."""
+    points = bytes_per_token_curve(results, family, language)
+    if len(points) < 2:
+        return None
+    last_gain = per_doubling_gain(points[-2], points[-1])
+    for small, big in zip(points, points[1:]):
+        gain = per_doubling_gain(small, big)
+        if gain < FLAT_GAIN_PER_DOUBLING:
+            return Flattening(family, language, small[0], points[-1][0], gain, last_gain)
+    return Flattening(family, language, None, points[-1][0], None, last_gain)
+
+
+# ----------------------------------------------------------------------------- speed
+
+
+def has_yardstick_row(results: Results) -> bool:
+    """Whether the yardstick the record names was itself measured (timed against itself)."""
+    yardstick = results.record.settings.timing.yardstick
+    return any(row.ok and row.tokenizer == yardstick for row in results.rows)
+
+
+def has_yardstick_ratios(results: Results) -> bool:
+    """Whether the run timed every measured row against the yardstick (results.json format 2 on)."""
+    measured = [row for row in results.rows if row.ok and row.throughput_mb_s is not None]
+    return bool(measured) and all(row.throughput_x_tiktoken is not None for row in measured)
+
+
+@dataclass(frozen=True)
+class SpeedRanking:
+    by_ratio: bool  # medians of the ratio to tiktoken; False: of MB/s (a record from before it)
+    medians: dict[str, float]  # tokenizer -> median over languages
+    fastest: str
+    slowest: str
+    leaders: list[str]  # within SPEED_TIE_SHARE of the fastest, fastest first
+    trailers: list[str]  # within SPEED_TIE_SHARE of the slowest, slowest first
+
+
+def speed_ranking(results: Results) -> SpeedRanking | None:
+    """Encoders ranked by their median speed over languages; None with fewer than two timed.
+    Ranked by the yardstick ratio where the run measured it (MB/s moves with the machine's speed
+    from second to second; the ratio keeps)."""
+    by_ratio = has_yardstick_ratios(results)
+    speeds: dict[str, list[float]] = {}
+    for row in results.rows:
+        if row.ok and row.throughput_mb_s is not None:
+            speeds.setdefault(row.tokenizer, []).append(row.throughput_x_tiktoken if by_ratio else row.throughput_mb_s)
+    if len(speeds) < 2:
+        return None
+    medians = {tid: statistics.median(values) for tid, values in speeds.items()}
+    fastest = max(medians, key=lambda tid: (medians[tid], tid))
+    slowest = min(medians, key=lambda tid: (medians[tid], tid))
+    # Tokenizers this close to the fastest (slowest) are named with it: one run does not order them.
+    leaders = sorted((t for t in medians if medians[t] >= medians[fastest] * (1 - SPEED_TIE_SHARE)),
+                     key=lambda t: (-medians[t], t))
+    trailers = sorted((t for t in medians if medians[t] <= medians[slowest] * (1 + SPEED_TIE_SHARE)),
+                      key=lambda t: (medians[t], t))
+    return SpeedRanking(by_ratio, medians, fastest, slowest, leaders, trailers)
+
+
+# ----------------------------------------------------------------------------- fidelity
+
+
+def worst_roundtrips(results: Results) -> list[tuple[str, ResultRow]]:
+    """(family, its row with the fewest exact round trips) for each family that lost a sentence
+    anywhere, in report order."""
+    worst_by_family: dict[str, ResultRow] = {}
+    for row in results.rows:
+        if row.ok and row.roundtrip_rate is not None and row.roundtrip_rate < 1:
+            current = worst_by_family.get(row.family)
+            if current is None or (row.roundtrip_rate, row.tokenizer, row.language) < (
+                current.roundtrip_rate,
+                current.tokenizer,
+                current.language,
+            ):
+                worst_by_family[row.family] = row
+    return sorted(worst_by_family.items(), key=lambda item: family_rank(item[0]))

@@ -1,0 +1,86 @@
+"""The plots' catalogue: each plot's file name, title and caption, in reading order.
+
+Plain data (no matplotlib): README.md and index.html read the titles and captions from here, and
+plots.py draws the figures under these names, so no renderer needs another one to know what a plot
+is called or how to read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchmark.report.analysis import has_yardstick_ratios
+from benchmark.results import Results
+
+
+@dataclass(frozen=True)
+class PlotInfo:
+    name: str  # file stem under plots/
+    title: str
+    caption: str  # one sentence: how to read it
+
+
+PLOTS = (
+    PlotInfo(
+        "tokens_per_sentence",
+        "Tokens per sentence",
+        "What each language costs: mean tokens per sentence of the same content, for the main tokenizers; "
+        "lower is cheaper. Hatched bars count text the tokenizer changed.",
+    ),
+    PlotInfo(
+        "premium",
+        "Token premium vs the reference language",
+        "Tokens each language needs for the same sentences, relative to the reference under the same "
+        "tokenizer (so a small premium can still mean more tokens: see tokens per sentence); whiskers are the "
+        "95% bootstrap interval, the dashed line parity, hatched bars count text the tokenizer changed.",
+    ),
+    PlotInfo(
+        "bytes_per_token",
+        "Bytes per token against vocabulary size",
+        "One panel per trained family, one line per language; crosses and stars mark the fixed "
+        "cl100k and o200k vocabularies (spread sideways so that languages do not hide each other), a ring "
+        "the size after which doubling gains less than 5% where a curve gets there. A language's bytes per "
+        "character depend on its script, so compare a colour across panels, not colours with each other.",
+    ),
+    PlotInfo(
+        "throughput",
+        "Encoder throughput",
+        "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
+        "timed in turns with tiktoken on the same sentences (log scale), one dot per language.",
+    ),
+    PlotInfo(
+        "train_seconds",
+        "Training time against vocabulary size",
+        "Wall-clock seconds to train each family on the training text, by vocabulary size.",
+    ),
+    PlotInfo(
+        "roundtrip",
+        "Round-trip fidelity",
+        "Share of sentences that decode back to exactly the input; anything below 100% is lossy normalisation.",
+    ),
+    PlotInfo(
+        "token_boundaries",
+        "Token boundaries of one example sentence",
+        "Each box is one token of the example sentence, for the main tokenizers.",
+    ),
+)
+
+
+# What the throughput plot shows for a results.json from before the yardstick (format 1).
+THROUGHPUT_MB_S_CAPTION = "MB of UTF-8 text encoded per second on one thread (log scale), one dot per language."
+
+
+def caption_of(info: PlotInfo, results: Results) -> str:
+    """The plot's caption for these results (the throughput plot falls back to MB/s for old ones)."""
+    if info.name == "throughput" and not has_yardstick_ratios(results):
+        return THROUGHPUT_MB_S_CAPTION
+    return info.caption
+
+
+@dataclass(frozen=True)
+class RenderedPlot:
+    """One plot as written: its catalogue entry and its PNG and SVG bytes."""
+
+    info: PlotInfo
+    png: bytes
+    svg: bytes

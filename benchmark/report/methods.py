@@ -1,0 +1,148 @@
+"""How the figures were measured, in words: the one-line run summary and the methods paragraph,
+filled in from the run record. README.md and index.html both print them.
+"""
+
+from __future__ import annotations
+
+from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, trained_families
+from benchmark.report.naming import clock_name, join_words, language_label, ordered_languages, reference_language
+from benchmark.results import Results
+
+
+def run_summary(results: Results) -> str:
+    """One line: when, on what, how many sentences."""
+    record = results.record
+    languages = ", ".join(language_label(results, code) for code in ordered_languages(results))
+    n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
+    n_tokenizers = len({row.tokenizer for row in results.rows if row.ok})
+    n_never = len({row.tokenizer for row in results.rows}) - n_tokenizers
+    skipped = f" ({n_never} more skipped on every language)" if n_never else ""
+    machine = record.machine
+    where = ", ".join(str(value) for value in (machine.platform, machine.processor) if value)
+    cpus = f", {machine.cpu_count} CPUs" if machine.cpu_count else ""
+    quick = " (quick run)" if record.settings.quick else ""
+    return (
+        f"Run of {record.date}{quick}: {n_tokenizers} tokenizers measured{skipped}, {n_sentences:,} sentences per "
+        f"language ({languages}); machine: {where or 'unknown'}{cpus}."
+    )
+
+
+def methods_paragraph(results: Results) -> str:
+    """How each figure was measured, filled in from the run's settings where it recorded them, and
+    only about what this run did (no training sentence for a run that trained nothing)."""
+    settings = results.record.settings
+    reference = reference_language(results)
+    n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
+    measure_split = settings.measure_split or "devtest"
+    train_split = settings.train_split or "dev"
+    premium = settings.premium
+    resamples = f"{premium.n_resamples:,} resamples, " if premium.n_resamples else ""
+    seed = f"seed {premium.seed}" if premium.seed is not None else "seeded"
+    n_repeats = settings.timing.repeats
+    repeats = ("one timed pass" if n_repeats == 1 else f"the median of {n_repeats} timed repeats" if n_repeats
+               else "the median of repeats")
+    train_lines = settings.n_train_lines_per_language
+    train_share = f"{train_lines:,} lines per language" if train_lines else "an equal share per language"
+    corpus_dir = settings.corpus_dir
+    of_corpus = f" of {corpus_dir}" if corpus_dir else ""
+    measured_text = f"every line{of_corpus}" if measure_split == "all" else f"the {measure_split} split{of_corpus}"
+    if settings.max_sentences is not None:  # --max-sentences or --quick: only the first lines
+        measured_text = (f"the first {settings.max_sentences:,} lines of {measured_text}" if measure_split != "all"
+                         else f"the first {settings.max_sentences:,} lines{of_corpus}")
+    train_dir = settings.train_corpus_dir
+    train_text = "the training text" if train_split == "all" else f"the {train_split} split"
+    if train_dir:
+        train_text += f" of {train_dir}"
+    text = (
+        f"Each measured sentence ({n_sentences:,} per language, {measured_text}) is encoded on its own as plain "
+        "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
+        f"count divided by {language_label(results, reference)}'s on the same lines; its 95% interval is a paired "
+        f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
+        f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {clock_name(results)} second on a single thread, "
+        f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
+    )
+    if trained_families(results):
+        names = [language_label(results, code) for code in settings.train_languages]
+        of_languages = f", in {join_words(names)}" if names else ""
+        text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
+                 f"{training_overlap(results)}")
+    if not any(row.family == "hf-wordpiece" for row in results.rows):
+        return text + f"Only the timing columns ({_timing_columns(results)}) change between runs."
+    return text + (
+        f"Only the timing columns ({_timing_columns(results)}) change between runs, with one exception: "
+        "HuggingFace's WordPiece trainer breaks ties between equally frequent pairs in hash-map order, which "
+        "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
+        "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
+    )
+
+
+def _timing_columns(results: Results) -> str:
+    return "train seconds, MB/s, tokens/s" + (", x tiktoken" if has_yardstick_ratios(results) else "")
+
+
+def _yardstick(results: Results) -> str:
+    """How the ratio to tiktoken was timed; empty for a record from before it."""
+    if not has_yardstick_ratios(results):
+        return ""
+    itself = (" (tiktoken's own row, timed against itself, shows how far it strays from 1.0x)"
+              if has_yardstick_row(results) else "")
+    return ("In every repeat, tiktoken's cl100k_base encodes the same sentences too, the two taking turns, and the "
+            "throughput in multiples of tiktoken's is the median over repeats of tiktoken's seconds divided by the "
+            "tokenizer's: a busy machine slows both alike, so the ratio is much steadier than MB/s, though not "
+            f"exact{itself}. ")
+
+
+def _warm_up(results: Results) -> str:
+    """What each repeat encodes before the timed pass, from the run record's per-language sources."""
+    sources = results.record.settings.timing.warm_up
+    empty_cache = "each repeat first empties the encoder's cache and encodes"
+    if not isinstance(sources, dict) or not sources:
+        return f"{empty_cache} the language's dev split, so no measured sentence is cached."
+    cold = [code for code, source in sources.items() if str(source).startswith("none")]
+    warm = {code: source for code, source in sources.items() if code not in cold}
+    sentence = ""
+    if warm:
+        # "dev split of <corpus>" (the corpus's own), "<split> split of <training corpus> (<code>)" (borrowed)
+        corpus = results.record.settings.corpus
+        own = all(
+            source == f"dev split of {corpus}" or (str(source).startswith("dev split of ") and not str(source).endswith(")"))
+            for source in warm.values()
+        )
+        places = {str(source).rsplit(" (", 1)[0] for source in warm.values()}
+        if own:
+            what = "the language's own dev split"
+        elif len(places) == 1:
+            what = f"the same language's lines in the {places.pop()}"
+        else:
+            what = "other text of the same language (per language in results.json, settings.timing.warm_up)"
+        sentence = f"{empty_cache} {what}, so no measured sentence is cached."
+    if cold:
+        names = join_words([language_label(results, code) for code in cold])
+        sentence += (f"{' ' if sentence else ''}{names} had no text to warm up on and {'was' if len(cold) == 1 else 'were'} "
+                     "timed cold (each repeat starts from an empty cache).")
+    return sentence
+
+
+def training_overlap(results: Results) -> str:
+    """What the trained tokenizers saw of the measured languages and text, as the run checked it:
+    whole sentences, each followed by a space (empty for a record that did not check)."""
+    settings = results.record.settings
+    sentences = []
+    counterpart = settings.train_language_of or {}
+    unseen = [code for code in ordered_languages(results) if code in counterpart and counterpart[code] is None]
+    if unseen:
+        names = ", ".join(language_label(results, code) for code in unseen)
+        sentences.append(f"They saw no text at all in {names}: the training corpus has no such language, so "
+                         "their figures there are for a language they never learnt.")
+    found = settings.n_measured_lines_in_training
+    if isinstance(found, dict):
+        overlap = {code: n for code, n in found.items() if n}
+        if not overlap:
+            sentences.append("No measured sentence occurs in the training text (checked line by line).")
+        else:
+            counts = ", ".join(f"{language_label(results, code)} {n:,}" for code, n in overlap.items())
+            limit = settings.max_share_measured_in_training
+            refused = f"; a run is refused above {limit:.0%} of a language" if isinstance(limit, (int, float)) else ""
+            sentences.append(f"Measured sentences that also occur word for word in the training text (checked "
+                             f"line by line{refused}): {counts}.")
+    return "".join(sentence + " " for sentence in sentences)
