@@ -152,6 +152,16 @@ class Executor:
         self.close()
 
 
+def _results_in_order(futures: Sequence, on_done: Callable[[], None] | None) -> list:
+    """Each future's result, in the futures' order, calling `on_done` after each."""
+    results = []
+    for future in futures:
+        results.append(future.result())
+        if on_done:
+            on_done()
+    return results
+
+
 def _worker_start() -> None:
     """In each worker: die with the run (a worker of a killed run must not live on), one thread."""
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
@@ -200,13 +210,7 @@ class ProcessExecutor(Executor):
         context = multiprocessing.get_context("fork" if _fork_is_safe() else "spawn")
         with ProcessPoolExecutor(max_workers=min(self.n_workers, len(tasks)), mp_context=context,
                                  initializer=_worker_start) as pool:
-            futures = [pool.submit(function, task) for task in tasks]
-            results = []
-            for future in futures:
-                results.append(future.result())
-                if on_done:
-                    on_done()
-        return results
+            return _results_in_order([pool.submit(function, task) for task in tasks], on_done)
 
 
 class DaskExecutor(Executor):
@@ -232,13 +236,7 @@ class DaskExecutor(Executor):
         self.n_workers = len(self._client.scheduler_info().get("workers", {})) or n_workers
 
     def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
-        futures = self._client.map(function, tasks, pure=False)
-        results = []
-        for future in futures:
-            results.append(future.result())
-            if on_done:
-                on_done()
-        return results
+        return _results_in_order(self._client.map(function, tasks, pure=False), on_done)
 
     def close(self) -> None:
         self._client.close()
