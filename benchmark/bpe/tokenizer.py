@@ -26,7 +26,8 @@ from typing import Literal
 
 import regex
 
-from benchmark.bpe.encode import LONG_PIECE_BYTES, SafeSplitter, merge_parts, merge_piece
+from benchmark.bpe.encode import LONG_PIECE_BYTES, merge_parts, merge_piece
+from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.patterns import compile_pattern, execution_form, findall_of, resolve_pattern
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
