@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
 import json
 import math
 import statistics
@@ -491,14 +490,10 @@ class TextbookRow:
 
 
 def textbook_reference() -> Callable | None:
-    """`reference_encode` from tests/bpe_reference.py (a checkout only; None when not there)."""
-    path = REPO_ROOT / "tests" / "bpe_reference.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("_bpe_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.reference_encode
+    """`reference_encode`, the naive encoder of `benchmark.bpe.reference` (part of the package)."""
+    from benchmark.bpe.reference import reference_encode
+
+    return reference_encode
 
 
 def measure_textbook(corpus: Sequence[LanguageTexts], *, vocab_size: int = 4096,

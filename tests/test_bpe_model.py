@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from benchmark.bpe import PATTERNS, ByteLevelBPE
 from benchmark.bpe import openai_ranks
 from benchmark.bpe.files import ModelFileError
+from benchmark.bpe.reference import reference_encode
 from benchmark.errors import BenchmarkError
-from bpe_reference import reference_encode
 
 FLORES = Path(__file__).resolve().parents[1] / "corpora" / "flores200"
 LANGUAGES = ["eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn"]

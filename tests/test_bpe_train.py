@@ -1,4 +1,4 @@
-"""The fast trainer against the naive reference (tests/bpe_reference.py), plus its stopping rules.
+"""The fast trainer against the naive reference (benchmark/bpe/reference.py), plus its stopping rules.
 
 Every comparison runs both trainers on the same frequency table and asks for the identical merge
 list and the identical final segmentation of every pre-token.
@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmark.bpe.patterns import PATTERNS
+from benchmark.bpe.reference import merge, reference_encode, reference_train
 from benchmark.bpe.train import _train, count_pretokens, train_merges
-from bpe_reference import merge, reference_encode, reference_train
 
 FLORES_DEV = Path(__file__).resolve().parents[1] / "corpora" / "flores200" / "dev"
 CL100K = regex.compile(PATTERNS["cl100k"])

@@ -9,7 +9,7 @@ What this module adds: the two halves of training, as plain functions over plain
 What it leaves out: encoding, special tokens, model files (see tokenizer.py) and anything about
 corpora. `ByteLevelBPE.train` glues the two halves together.
 
-The rules (tests/bpe_reference.py holds a deliberately naive trainer that follows the same rules,
+The rules (reference.py holds a deliberately naive trainer that follows the same rules,
 and the tests check that both give identical merge lists):
 
 - Ids 0..255 are the byte values; merge k, a pair `(left_id, right_id)`, creates id 256 + k.

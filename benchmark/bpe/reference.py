@@ -1,8 +1,11 @@
 """A deliberately naive byte-level BPE trainer and encoder, to check the fast ones against.
 
-Nothing here is clever on purpose: the trainer recounts every pair of the frequency table for
-each merge, and the encoder replays every learned merge, in order, over each pre-token (minbpe's
-textbook encoder). They follow the rules written in benchmark/bpe/train.py's docstring:
+What this module adds: the plain algorithm, shipped beside the fast one (as tiktoken ships
+`_educational.py`) so that a reader can see what the fast code must compute, and the tests and
+`python -m benchmark speed` can check it. Nothing here is clever on purpose: the trainer recounts
+every pair of the frequency table for each merge, and the encoder replays every learned merge, in
+order, over each pre-token (minbpe's textbook encoder). What it leaves out: speed, caches, model
+files. They follow the rules written in train.py's docstring:
 
 - ids 0..255 are bytes, merge k creates id 256 + k; merges stay inside a pre-token;
 - a pair's count is count x occurrences, every adjacent position counted (`a a a` holds (a, a)
