@@ -26,9 +26,14 @@ from typing import Literal
 
 import regex
 
+from benchmark.bpe import export, files
 from benchmark.bpe.encode import LONG_PIECE_BYTES, merge_parts, merge_piece
+from benchmark.bpe.files import ModelContent, ModelFileError
+from benchmark.bpe.openai_ranks import load_ranks, spec
+from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
-from benchmark.bpe.patterns import compile_pattern, execution_form, findall_of, resolve_pattern
+from benchmark.bpe.tables import tables_from_merges, tables_from_ranks
+from benchmark.bpe.train import count_pretokens, train_merges
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
@@ -63,12 +68,11 @@ class ByteLevelBPE:
         self._split = _splitter(compile_pattern(self.pattern))
         if merges is not None:
             self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
-            self._vocab, self._ranks, self._left_lengths = _tables_from_merges(self.merges)
+            self._vocab, self._ranks, self._left_lengths = tables_from_merges(self.merges)
         else:
             self.merges = []
-            self._ranks = dict(ranks)
+            self._vocab, self._ranks = tables_from_ranks(ranks)
             self._left_lengths = None  # tiktoken's rule: any concatenation that is a token merges
-            self._vocab = _vocab_from_ranks(self._ranks)
         n_mergeable = len(self._vocab)
         if isinstance(special_tokens, dict):
             self.special_tokens = dict(special_tokens)
@@ -109,8 +113,6 @@ class ByteLevelBPE:
         when the most frequent pair occurs fewer than `min_frequency` times; `.vocab_size` then says
         the size actually reached.
         """
-        from benchmark.bpe.train import count_pretokens, train_merges
-
         _check_texts(texts)
         special_tokens = _special_token_list(special_tokens)
         n_merges = _n_merges_for(vocab_size, len(special_tokens))
@@ -139,8 +141,6 @@ class ByteLevelBPE:
         (same text, pattern and min_frequency), so one run gives the whole sweep, and the time to
         reach a size is what training to that size alone would take.
         """
-        from benchmark.bpe.train import count_pretokens, train_merges
-
         _check_texts(texts)
         special_tokens = _special_token_list(special_tokens)
         sizes = sorted(set(vocab_sizes))
@@ -172,8 +172,6 @@ class ByteLevelBPE:
     @classmethod
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
         """OpenAI's `cl100k_base` or `o200k_base`, offline (ranks from the bpe-openai package)."""
-        from benchmark.bpe.openai_ranks import load_ranks, spec
-
         encoding = spec(name)
         return cls(
             pattern=encoding.pattern,
@@ -184,22 +182,22 @@ class ByteLevelBPE:
 
     @classmethod
     def load(cls, path: str | Path) -> ByteLevelBPE:
-        """Read a model file written by `save`; refuses a wrong version or fingerprint."""
-        from benchmark.bpe.files import load_model
-
-        return load_model(cls, Path(path))
+        """Read a model file written by `save`; refuses a wrong version or fingerprint, or anything
+        that is not such a file, with a one-line ModelFileError naming the file."""
+        content = files.load_model(Path(path))
+        try:
+            return cls(pattern=content.pattern, merges=content.merges, ranks=content.ranks,
+                       special_tokens=content.special_tokens, name=content.name)
+        except (TypeError, ValueError) as exc:
+            raise ModelFileError(f"{path}: malformed model file ({type(exc).__name__}: {exc})") from None
 
     def save(self, path: str | Path) -> None:
         """Write the versioned JSON model file (temp file, then rename)."""
-        from benchmark.bpe.files import save_model
-
-        save_model(self, Path(path))
+        files.save_model(Path(path), self._content())
 
     def save_tiktoken(self, path: str | Path) -> None:
         """Write the rank table in tiktoken's format (`base64(token) rank` per line)."""
-        from benchmark.bpe.files import save_tiktoken_ranks
-
-        save_tiktoken_ranks(self, Path(path))
+        files.save_tiktoken_ranks(Path(path), self._ranks)
 
     # ---------------------------------------------------------------- encoding
 
@@ -373,10 +371,14 @@ class ByteLevelBPE:
     def fingerprint(self) -> str:
         """SHA-256 over the canonical content: pattern, merges (or ranks), special tokens."""
         if self._fingerprint is None:
-            from benchmark.bpe.files import fingerprint
-
-            self._fingerprint = fingerprint(self)
+            self._fingerprint = files.fingerprint(self._content())
         return self._fingerprint
+
+    def _content(self) -> ModelContent:
+        """What a model file holds (files.py knows nothing of this class)."""
+        return ModelContent(pattern=self.pattern, special_tokens=dict(self.special_tokens), name=self.name,
+                            merges=self.merges if self.is_trained else None,
+                            ranks=None if self.is_trained else self._ranks)
 
     def mergeable_ranks(self) -> dict[bytes, int]:
         """token bytes -> id for every non-special token (tiktoken's `mergeable_ranks`)."""
@@ -387,31 +389,13 @@ class ByteLevelBPE:
 
         A named pattern gives our ids exactly. A custom regex runs in tiktoken's Rust regex
         engine, whose syntax differs from the `regex` package's in places (POSIX classes such as
-        `[[:alpha:]]`, for one): check its ids on your text. A pattern that matches the empty
-        string on a probe text is refused, as tiktoken panics on one (a pattern that does so only
-        next to characters the probe lacks still gets through)."""
-        import tiktoken
-
-        if self.pattern is None:
-            pat_str = r"(?s:.+)"
-        elif self.pattern_name == "custom":
-            pat_str = execution_form(self.pattern)
-            # Every printable ASCII character after every other one, and some letters of other
-            # scripts: a pattern that matches empty text only next to some character shows here.
-            ascii_text = "".join(map(chr, range(32, 127))) + "\t\n\r"
-            probe = "".join(a + b for a in ascii_text for b in ascii_text) + " éЖ日本한 "
-            if "" in self._split(probe) or regex.compile(pat_str).fullmatch(""):
-                raise ValueError(
-                    f"pattern {self.pattern!r} can match the empty string, which tiktoken cannot run; "
-                    "make every match hold at least one character (+ rather than *)"
-                )
-        else:
-            pat_str = self.pattern
-        return tiktoken.Encoding(
+        `[[:alpha:]]`, for one): check its ids on your text. A pattern that can match the empty
+        string is refused (tiktoken panics on one; see `export.tiktoken_encoding`)."""
+        return export.tiktoken_encoding(
             name=self.name or f"bpe-{self.pattern_name}-{self.vocab_size}",
-            pat_str=pat_str,
-            mergeable_ranks=self.mergeable_ranks(),
-            special_tokens=dict(self.special_tokens),
+            pattern=self.pattern,
+            ranks=self.mergeable_ranks(),
+            special_tokens=self.special_tokens,
         )
 
     def __repr__(self) -> str:
@@ -472,38 +456,6 @@ def _splitter(compiled: regex.Pattern[str] | None):
     if compiled is None:
         return lambda text: [text] if text else []
     return findall_of(compiled)
-
-
-def _tables_from_merges(
-    merges: list[tuple[int, int]],
-) -> tuple[list[bytes | None], dict[bytes, int], dict[bytes, int]]:
-    vocab: list[bytes | None] = [bytes([b]) for b in range(256)]
-    left_lengths: dict[bytes, int] = {}
-    for k, (left, right) in enumerate(merges):
-        new_id = 256 + k
-        if not (0 <= left < new_id and 0 <= right < new_id):
-            raise ValueError(f"merge {k + 1} ({left}, {right}) uses an id not made before it (< {new_id})")
-        data = vocab[left] + vocab[right]
-        if data in left_lengths or len(data) == 1:
-            raise ValueError(f"merge {k + 1} ({left}, {right}) makes {data!r}, which is already a token")
-        left_lengths[data] = len(vocab[left])
-        vocab.append(data)
-    ranks = {data: i for i, data in enumerate(vocab)}
-    return vocab, ranks, left_lengths
-
-
-def _vocab_from_ranks(ranks: dict[bytes, int]) -> list[bytes | None]:
-    if not ranks:
-        raise ValueError("an empty rank table")
-    vocab: list[bytes | None] = [None] * (max(ranks.values()) + 1)
-    for data, rank in ranks.items():
-        if rank < 0 or vocab[rank] is not None:
-            raise ValueError(f"rank {rank} is negative or used twice in the rank table")
-        vocab[rank] = data
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        raise ValueError(f"the rank table lacks single-byte tokens (e.g. {missing[:5]}); it cannot encode every text")
-    return vocab
 
 
 def _check_texts(texts: object) -> None:
