@@ -241,3 +241,67 @@ def test_checkpoints_and_progress():
     merges, seconds_at = train_merges(counts, 10_000_000, min_frequency=50, checkpoints=[9_999])
     assert len(merges) < 9_999
     assert seconds_at[9_999] == seconds_at[len(merges)]
+
+
+# ------------------------------------------------------------------------- training from counts
+
+
+def add_counts(shards: list[dict[bytes, int]]) -> dict[bytes, int]:
+    total: dict[bytes, int] = {}
+    for shard in shards:
+        for data, n in shard.items():
+            total[data] = total.get(data, 0) + n
+    return total
+
+
+def test_counts_added_from_shards_in_any_order_train_like_the_serial_count():
+    texts = flores_lines("rus_Cyrl", 60) + flores_lines("kor_Hang", 60) + flores_lines("eng_Latn", 60)
+    serial = count_pretokens(texts, CL100K)
+    shards = [count_pretokens(texts[i::4], CL100K) for i in range(4)]  # as worker processes would
+    forward, backward = add_counts(shards), add_counts(shards[::-1])
+    assert forward == backward == serial
+    assert list(forward) != list(backward)  # the same table, built in another order
+    merges = train_merges(serial, 400)[0]
+    assert len(merges) == 400
+    assert train_merges(forward, 400)[0] == merges == train_merges(backward, 400)[0]
+
+
+def test_weighted_counts_train_like_repeated_text():
+    english, korean = flores_lines("eng_Latn", 30), flores_lines("kor_Hang", 30)
+    weighted = add_counts([{data: 3 * n for data, n in count_pretokens(english, CL100K).items()},
+                           count_pretokens(korean, CL100K)])
+    repeated = count_pretokens(english * 3 + korean, CL100K)
+    assert weighted == repeated
+    assert train_merges(weighted, 200)[0] == train_merges(repeated, 200)[0]
+
+
+def test_count_pretokens_takes_a_pattern_name_or_regex_text():
+    texts = flores_lines("spa_Latn", 10)
+    assert count_pretokens(texts, "cl100k") == count_pretokens(texts, CL100K)
+    assert count_pretokens(texts, PATTERNS["simple"]) == count_pretokens(texts, SIMPLE)
+    assert count_pretokens(["a b"], "none") == count_pretokens(["a b"], None) == {b"a b": 1}
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ({b"ab": 2.0}, r"the count of b'ab' is float 2\.0; counts are ints"),
+        ({b"ab": 2.5}, r"float 2\.5; counts are ints .*scale the weights to integers"),
+        ({b"ab": True}, r"the count of b'ab' is bool True"),
+        ({b"ab": "2"}, r"the count of b'ab' is str '2'"),
+        ({b"ab": 0}, r"the count of b'ab' is 0; counts are positive"),
+        ({b"ab": -3}, r"the count of b'ab' is -3; counts are positive"),
+        ({"ab": 2}, r"the pre-token 'ab' is a str, not bytes; encode it"),
+        ([(b"ab", 2)], r"must map pre-token bytes to a count, got a list"),
+    ],
+)
+def test_counts_that_are_not_positive_ints_are_refused_by_name(counts, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        train_merges(counts, 10)
+
+
+def test_numpy_integer_counts_are_counts():
+    numpy = pytest.importorskip("numpy")
+    counts = count_pretokens(flores_lines("ces_Latn", 20), CL100K)
+    as_numpy = {data: numpy.int64(n) for data, n in counts.items()}
+    assert train_merges(as_numpy, 100)[0] == train_merges(counts, 100)[0]
