@@ -198,3 +198,64 @@ def test_flores_match_the_reference_with_and_without_a_parity_text():
 def test_bad_input_is_refused_by_name(counts, parity, global_merges, message):
     with pytest.raises((TypeError, ValueError), match=message):
         train_parity_merges(counts, 10, parity_counts_by_language=parity, global_merges=global_merges)
+
+
+# ------------------------------------------------------------------------- the model
+
+
+@pytest.fixture(scope="module")
+def dev_by_language() -> dict[str, list[str]]:
+    return {language: lines(language) for language in LANGUAGES}
+
+
+def test_train_parity_from_texts_or_counts_and_its_sweep_is_a_prefix(dev_by_language, tmp_path):
+    texts = {language: lines_[:60] for language, lines_ in dev_by_language.items()}
+    counts = {language: count_pretokens(lines_, "cl100k") for language, lines_ in texts.items()}
+    model = ByteLevelBPE.train_parity(texts, 700, global_merges=30, special_tokens=["<|endoftext|>"])
+    assert model.vocab_size == 700 and model.special_tokens == {"<|endoftext|>": 699}
+    from_counts = ByteLevelBPE.train_parity(pretoken_counts_by_language=counts, vocab_size=700, global_merges=30,
+                                            special_tokens=["<|endoftext|>"])
+    assert from_counts.fingerprint == model.fingerprint
+    assert model.merges == train_parity_merges(counts, 443, global_merges=30)[0]
+    sweep = ByteLevelBPE.train_parity_sweep(texts, [400, 700], global_merges=30, special_tokens=["<|endoftext|>"])
+    assert sweep[700][0].fingerprint == model.fingerprint
+    assert sweep[400][0].merges == ByteLevelBPE.train_parity(texts, 400, global_merges=30,
+                                                             special_tokens=["<|endoftext|>"]).merges
+    assert sweep[400][0].merges == model.merges[:143]
+    assert 0 < sweep[400][1] <= sweep[700][1]
+    # Everything else is today's model: round trips, files, tiktoken.
+    text = lines("kor_Hang", "devtest", 1)[0] + " " + lines("rus_Cyrl", "devtest", 1)[0]
+    assert model.decode(model.encode(text)) == text
+    model.save(tmp_path / "parity.json")
+    assert ByteLevelBPE.load(tmp_path / "parity.json").fingerprint == model.fingerprint
+    assert model.to_tiktoken().encode_ordinary(text) == model.encode(text)
+
+
+def test_a_separate_parity_text_is_given_as_texts_or_counts(dev_by_language):
+    train = {language: lines_[:40] for language, lines_ in dev_by_language.items()}
+    parity = {language: lines(language, "devtest", 40) for language in LANGUAGES}
+    by_texts = ByteLevelBPE.train_parity(train, 500, parity_texts_by_language=parity)
+    by_counts = ByteLevelBPE.train_parity(
+        train, 500, parity_counts_by_language={language: count_pretokens(texts, "cl100k") for language, texts in parity.items()})
+    assert by_texts.fingerprint == by_counts.fingerprint != ByteLevelBPE.train_parity(train, 500).fingerprint
+    with pytest.raises(TypeError, match="give at most one of parity_texts_by_language= or parity_counts_by_language="):
+        ByteLevelBPE.train_parity(train, 500, parity_texts_by_language=parity, parity_counts_by_language={})
+    with pytest.raises(TypeError, match=r"texts_by_language\['eng_Latn'\] must be an iterable of str .* got a str"):
+        ByteLevelBPE.train_parity({"eng_Latn": "one text"}, 500)
+    with pytest.raises(TypeError, match="give exactly one of texts_by_language or pretoken_counts_by_language="):
+        ByteLevelBPE.train_parity(vocab_size=500)
+
+
+def test_parity_aware_training_evens_out_the_languages_token_counts(dev_by_language):
+    """On the six dev files, the devtest token counts of the most and least costly languages are
+    closer with parity-aware merges than with standard ones, and the worst language costs less."""
+    standard = ByteLevelBPE.train([text for texts in dev_by_language.values() for text in texts], 1000)
+    parity = ByteLevelBPE.train_parity(dev_by_language, 1000)
+    devtest = {language: lines(language, "devtest") for language in LANGUAGES}
+    spreads = []
+    for model in (standard, parity):
+        n_tokens = [sum(map(len, model.encode_batch(texts))) for texts in devtest.values()]
+        spreads.append((max(n_tokens) / min(n_tokens), max(n_tokens)))
+    (standard_spread, standard_worst), (parity_spread, parity_worst) = spreads
+    assert parity_spread < standard_spread
+    assert parity_worst < standard_worst

@@ -305,3 +305,23 @@ def test_numpy_integer_counts_are_counts():
     counts = count_pretokens(flores_lines("ces_Latn", 20), CL100K)
     as_numpy = {data: numpy.int64(n) for data, n in counts.items()}
     assert train_merges(as_numpy, 100)[0] == train_merges(counts, 100)[0]
+
+
+def test_a_model_trained_from_counts_is_the_model_trained_from_the_texts():
+    from benchmark.bpe import ByteLevelBPE
+
+    texts = flores_lines("jpn_Jpan", 40) + flores_lines("spa_Latn", 40)
+    counts = count_pretokens(texts, "gpt2")
+    from_texts = ByteLevelBPE.train(texts, 600, pattern="gpt2", special_tokens=["<s>"])
+    from_counts = ByteLevelBPE.train(pretoken_counts=counts, vocab_size=600, pattern="gpt2", special_tokens=["<s>"])
+    assert from_counts.fingerprint == from_texts.fingerprint
+    sweep = ByteLevelBPE.train_sweep(vocab_sizes=[400, 600], pretoken_counts=counts, pattern="gpt2",
+                                     special_tokens=["<s>"])
+    assert sweep[600][0].fingerprint == from_texts.fingerprint
+    assert sweep[400][0].merges == from_texts.merges[:143]
+    with pytest.raises(TypeError, match=r"give exactly one of texts or pretoken_counts="):
+        ByteLevelBPE.train(texts, 600, pretoken_counts=counts)
+    with pytest.raises(TypeError, match=r"give exactly one of texts or pretoken_counts="):
+        ByteLevelBPE.train_sweep(vocab_sizes=[600])
+    with pytest.raises(TypeError, match=r"the count of b'ab' is float 2\.0"):
+        ByteLevelBPE.train(pretoken_counts={b"ab": 2.0}, vocab_size=300)

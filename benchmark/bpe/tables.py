@@ -58,3 +58,17 @@ def tables_from_ranks(ranks: Mapping[bytes, int]) -> tuple[list[bytes | None], d
     if missing:
         raise ValueError(f"the rank table lacks single-byte tokens (e.g. {missing[:5]}); it cannot encode every text")
     return vocab, dict(ranks)
+
+
+def special_token_list(special_tokens: Sequence[str]) -> list[str]:
+    """The special tokens as a list of distinct str (their ids follow this order)."""
+    if isinstance(special_tokens, str):
+        raise TypeError(f"special_tokens is a sequence of str, got the str {special_tokens!r}; write [{special_tokens!r}]")
+    tokens = list(special_tokens)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"a special token must be a str, got {type(token).__name__} {token!r}")
+    repeated = sorted({token for token in tokens if tokens.count(token) > 1})
+    if repeated:
+        raise ValueError(f"special tokens listed twice: {repeated}")
+    return tokens

@@ -2,21 +2,24 @@
 
 The state is a few plain structures: the pre-tokenization pattern, the ordered merges (or, for a
 vocabulary imported from tiktoken, its rank table) and the special tokens. Everything else (the
-id -> bytes table, the bytes -> rank table) is rebuilt from them, never stored twice.
+id -> bytes table, the bytes -> rank table) is rebuilt from them (tables.py), never stored twice.
 
 - Base vocabulary: the 256 byte values, so every valid `str` round-trips and there is no unknown
   token. Merge k (0-based) makes token 256 + k. Special tokens take the ids after the merges.
 - Encoding: split with the pattern, then merge each pre-token by rank (see `encode.py`), with a
-  bounded cache of pre-token -> ids.
+  bounded cache of pre-token -> ids and, for non-ASCII pre-tokens, the exact shortcuts of
+  `shortcuts.py`.
 - Special tokens: their text in user input is ordinary text unless `allowed_special` lets it in.
 
-Left out on purpose: normalisation (byte-level BPE needs none), truncation, BOS/EOS.
+What this module adds: the model object, its encoder and decoder. What it leaves out: training
+(the classmethods `train`, `train_sweep`, `train_parity`, `train_parity_sweep` come from
+sweeps.py), model files (files.py), other libraries' formats (export.py), and on purpose
+normalisation (byte-level BPE needs none), truncation, BOS/EOS.
 """
 
 from __future__ import annotations
 
 import codecs
-import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -32,13 +35,13 @@ from benchmark.bpe.files import ModelContent, ModelFileError
 from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
-from benchmark.bpe.tables import tables_from_merges, tables_from_ranks
-from benchmark.bpe.train import count_pretokens, train_merges
+from benchmark.bpe.sweeps import TrainingConstructors, check_texts
+from benchmark.bpe.tables import special_token_list, tables_from_merges, tables_from_ranks
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
 
-class ByteLevelBPE:
+class ByteLevelBPE(TrainingConstructors):
     """A byte-level BPE: learned merges (or OpenAI's ranks), a pattern and special tokens.
 
     >>> bpe = ByteLevelBPE.train(["low lower lowest"] * 10, vocab_size=260, pattern="gpt2")
@@ -77,7 +80,7 @@ class ByteLevelBPE:
         if isinstance(special_tokens, dict):
             self.special_tokens = dict(special_tokens)
         else:
-            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(_special_token_list(special_tokens))}
+            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(special_token_list(special_tokens))}
         if len(set(self.special_tokens.values())) != len(self.special_tokens):
             raise ValueError(f"special tokens share an id: {self.special_tokens}")
         for text, token_id in self.special_tokens.items():
@@ -95,79 +98,6 @@ class ByteLevelBPE:
         self.train_seconds: float | None = None
 
     # ---------------------------------------------------------------- constructors
-
-    @classmethod
-    def train(
-        cls,
-        texts: Iterable[str],
-        vocab_size: int,
-        *,
-        pattern: str | None = "cl100k",
-        min_frequency: int = 2,
-        special_tokens: Sequence[str] = (),
-        progress: bool = False,
-    ) -> ByteLevelBPE:
-        """Learn merges from `texts` (any iterable of str, streamed) up to `vocab_size` tokens.
-
-        `vocab_size` counts the 256 bytes, the merges and the special tokens. Training stops early
-        when the most frequent pair occurs fewer than `min_frequency` times; `.vocab_size` then says
-        the size actually reached.
-        """
-        _check_texts(texts)
-        special_tokens = _special_token_list(special_tokens)
-        n_merges = _n_merges_for(vocab_size, len(special_tokens))
-        started = time.perf_counter()
-        _, pattern_text = resolve_pattern(pattern)
-        counts = count_pretokens(texts, compile_pattern(pattern_text))
-        merges, _ = train_merges(counts, n_merges, min_frequency=min_frequency, progress=progress)
-        model = cls(pattern=pattern, merges=merges, special_tokens=tuple(special_tokens))
-        model.train_seconds = time.perf_counter() - started
-        return model
-
-    @classmethod
-    def train_sweep(
-        cls,
-        texts: Iterable[str],
-        vocab_sizes: Sequence[int],
-        *,
-        pattern: str | None = "cl100k",
-        min_frequency: int = 2,
-        special_tokens: Sequence[str] = (),
-        progress: bool = False,
-    ) -> dict[int, tuple[ByteLevelBPE, float]]:
-        """Train once to the largest size; return each size's model and the seconds to reach it.
-
-        BPE merges are a prefix: the model at 4,096 is the first 3,840 merges of the run to 16,384
-        (same text, pattern and min_frequency), so one run gives the whole sweep, and the time to
-        reach a size is what training to that size alone would take.
-        """
-        _check_texts(texts)
-        special_tokens = _special_token_list(special_tokens)
-        sizes = sorted(set(vocab_sizes))
-        if not sizes:
-            raise ValueError("train_sweep needs at least one vocabulary size")
-        wanted = {size: _n_merges_for(size, len(special_tokens)) for size in sizes}
-        started = time.perf_counter()
-        _, pattern_text = resolve_pattern(pattern)
-        counts = count_pretokens(texts, compile_pattern(pattern_text))
-        count_seconds = time.perf_counter() - started
-        merges, seconds_at = train_merges(
-            counts,
-            max(wanted.values()),
-            min_frequency=min_frequency,
-            progress=progress,
-            checkpoints=sorted(set(wanted.values())),
-        )
-        sweep: dict[int, tuple[ByteLevelBPE, float]] = {}
-        for size, n_merges in wanted.items():
-            n = min(n_merges, len(merges))
-            reached = seconds_at.get(n)
-            if reached is None:  # stopped early (min_frequency): the whole run is the time
-                reached = seconds_at[len(merges)]
-            model = cls(pattern=pattern, merges=merges[:n], special_tokens=tuple(special_tokens))
-            model.train_seconds = count_seconds + reached
-            sweep[size] = (model, model.train_seconds)
-        return sweep
 
     @classmethod
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
@@ -249,7 +179,7 @@ class ByteLevelBPE:
         self, texts: Iterable[str], *, allowed_special: Literal["all"] | Collection[str] = ()
     ) -> list[list[int]]:
         """`encode` over many texts (one thread: the cache is shared between them)."""
-        _check_texts(texts)
+        check_texts(texts)
         return [self.encode(text, allowed_special=allowed_special) for text in texts]
 
     def _encode_piece(self, piece: str) -> list[int]:
@@ -440,45 +370,10 @@ class StreamingDecoder:
 # -------------------------------------------------------------------- plumbing
 
 
-def _n_merges_for(vocab_size: int, n_special: int) -> int:
-    if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
-        raise TypeError(f"vocab_size must be an int, got {vocab_size!r}")
-    n_merges = vocab_size - 256 - n_special
-    if n_merges < 0:
-        raise ValueError(
-            f"vocab_size {vocab_size} is below the 256 byte tokens plus {n_special} special tokens; "
-            f"use at least {256 + n_special}"
-        )
-    return n_merges
-
-
 def _splitter(compiled: regex.Pattern[str] | None):
     if compiled is None:
         return lambda text: [text] if text else []
     return findall_of(compiled)
-
-
-def _check_texts(texts: object) -> None:
-    # A str is an iterable of str too: training on it would learn from its single characters.
-    if isinstance(texts, (str, bytes)):
-        raise TypeError(
-            f"texts must be an iterable of str (one per line or document), got a {type(texts).__name__}; "
-            "wrap it in a list: [text]"
-        )
-
-
-def _special_token_list(special_tokens: Sequence[str]) -> list[str]:
-    """The special tokens as a list of distinct str (their ids follow this order)."""
-    if isinstance(special_tokens, str):
-        raise TypeError(f"special_tokens is a sequence of str, got the str {special_tokens!r}; write [{special_tokens!r}]")
-    tokens = list(special_tokens)
-    for token in tokens:
-        if not isinstance(token, str):
-            raise TypeError(f"a special token must be a str, got {type(token).__name__} {token!r}")
-    repeated = sorted({token for token in tokens if tokens.count(token) > 1})
-    if repeated:
-        raise ValueError(f"special tokens listed twice: {repeated}")
-    return tokens
 
 
 def _surrogate_error(text: str) -> ValueError:
