@@ -25,19 +25,21 @@ merges. The fingerprint is SHA-256 over the canonical content (pattern, merges o
 tokens; not the readable texts, which are derived), so the same training gives the same
 fingerprint, and a file edited by hand is refused on load: an edit to the content breaks the
 fingerprint, an edit to a derived field (a merge's text, `pattern_name`) no longer matches what
-the content gives.
+the content gives. Every id and rank must be a JSON integer: `"256"`, `256.7` and `true` are
+refused by name, not read as 256 or 1.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.bpe.patterns import resolve_pattern
-from benchmark.bpe.tables import merged_bytes
+from benchmark.bpe.tables import check_rank_table, merged_bytes
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import atomic_write_text, read_versioned_json
 
@@ -128,16 +130,43 @@ def load_model(path: Path) -> ModelContent:
 
 
 def _content_of(raw: dict) -> ModelContent:
-    """The content of a model file's JSON (errors become ModelFileError)."""
+    """The content of a model file's JSON, with every type checked (errors become ModelFileError)."""
     _, pattern = resolve_pattern(raw["pattern"])
-    special_tokens = {str(k): int(v) for k, v in raw["special_tokens"].items()}
+    special_tokens = {}
+    for text, token_id in raw["special_tokens"].items():
+        special_tokens[text] = _json_int(token_id, f"the id of special token {text!r}")
     name = raw.get("name")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"'name' is {json.dumps(name)}, not a string")
     if "merges" in raw:
-        merges = [(int(entry[0]), int(entry[1])) for entry in raw["merges"]]
+        merges = []
+        for k, entry in enumerate(raw["merges"]):
+            if not isinstance(entry, list) or len(entry) not in (2, 3):
+                raise TypeError(f"merge {k + 1} is {json.dumps(entry)[:60]}, not [left_id, right_id, text]")
+            merges.append((_json_int(entry[0], f"merge {k + 1}'s left id"),
+                           _json_int(entry[1], f"merge {k + 1}'s right id")))
         merged_bytes(merges)  # every id made before its merge, no bytes made twice
         return ModelContent(pattern, special_tokens, name, merges=merges)
-    ranks = {base64.b64decode(token, validate=True): int(rank) for token, rank in raw["ranks"]}
+    ranks: dict[bytes, int] = {}
+    for entry in raw["ranks"]:
+        if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str):
+            raise TypeError(f"a rank entry is {json.dumps(entry)[:60]}, not [\"<base64 token>\", rank]")
+        try:
+            token = base64.b64decode(entry[0], validate=True)
+        except binascii.Error:
+            raise ValueError(f"rank entry {entry[0]!r} is not base64") from None
+        if token in ranks:
+            raise ValueError(f"token {token!r} has two ranks")
+        ranks[token] = _json_int(entry[1], f"the rank of {token!r}")
+    check_rank_table(ranks)  # before anything is sized by the largest rank
     return ModelContent(pattern, special_tokens, name, ranks=ranks)
+
+
+def _json_int(value: object, what: str) -> int:
+    # subtle: JSON's true is Python's True, an int; 256.0 would compare equal to 256.
+    if type(value) is not int:
+        raise TypeError(f"{what} is {json.dumps(value)}, not an integer")
+    return value
 
 
 def _check_derived_fields(raw: dict, content: ModelContent, path: Path) -> None:

@@ -23,7 +23,7 @@ import codecs
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from operator import index as as_int
+from operator import index
 from pathlib import Path
 from typing import Literal
 
@@ -36,7 +36,7 @@ from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.sweeps import TrainingConstructors, check_texts
-from benchmark.bpe.tables import special_token_list, tables_from_merges, tables_from_ranks
+from benchmark.bpe.tables import as_id, as_merges, special_token_list, tables_from_merges, tables_from_ranks
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
@@ -70,7 +70,7 @@ class ByteLevelBPE(TrainingConstructors):
         self.name = name
         self._split = _splitter(compile_pattern(self.pattern))
         if merges is not None:
-            self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
+            self.merges: list[tuple[int, int]] = as_merges(merges)
             self._vocab, self._ranks, self._left_lengths = tables_from_merges(self.merges)
         else:
             self.merges = []
@@ -78,7 +78,9 @@ class ByteLevelBPE(TrainingConstructors):
             self._left_lengths = None  # tiktoken's rule: any concatenation that is a token merges
         n_mergeable = len(self._vocab)
         if isinstance(special_tokens, dict):
-            self.special_tokens = dict(special_tokens)
+            special_token_list(list(special_tokens))  # every text a str
+            self.special_tokens = {text: as_id(token_id, f"the id of special token {text!r}")
+                                   for text, token_id in special_tokens.items()}
         else:
             self.special_tokens = {text: n_mergeable + i for i, text in enumerate(special_token_list(special_tokens))}
         if len(set(self.special_tokens.values())) != len(self.special_tokens):
@@ -269,10 +271,8 @@ class ByteLevelBPE(TrainingConstructors):
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token."""
         vocab = self._vocab
-        try:
-            token_id = as_int(token_id)  # an int, or an int-like such as numpy's int64
-        except TypeError:
-            raise TypeError(f"token ids are ints, got {type(token_id).__name__} {token_id!r}") from None
+        if type(token_id) is not int:
+            token_id = _as_token_id(token_id)
         if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
             return data
         try:
@@ -376,11 +376,23 @@ def _splitter(compiled: regex.Pattern[str] | None):
     return findall_of(compiled)
 
 
+def _as_token_id(value: object) -> int:
+    """An int-like id (numpy's int64) as an int; a bool, a float or a str is refused.
+
+    subtle: index(True) is 1, so a bool is refused before it is asked."""
+    if not isinstance(value, bool):
+        try:
+            return index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"token ids are ints, got {type(value).__name__} {value!r}")
+
+
 def _surrogate_error(text: str) -> ValueError:
-    for index, char in enumerate(text):
+    for position, char in enumerate(text):
         if 0xD800 <= ord(char) <= 0xDFFF:
             return ValueError(
-                f"text has a lone surrogate U+{ord(char):04X} at index {index}, which UTF-8 cannot "
+                f"text has a lone surrogate U+{ord(char):04X} at index {position}, which UTF-8 cannot "
                 "encode; fix the input, e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace') "
                 "(joins a surrogate pair split in two, replaces a lone one with U+FFFD)"
             )
