@@ -259,3 +259,14 @@ def test_parity_aware_training_evens_out_the_languages_token_counts(dev_by_langu
     (standard_spread, standard_worst), (parity_spread, parity_worst) = spreads
     assert parity_spread < standard_spread
     assert parity_worst < standard_worst
+
+
+def test_the_timing_command_prints_both_trainers(tmp_path, capsys):
+    from benchmark.bpe import parity_timing
+
+    for language in LANGUAGES[:2]:
+        (tmp_path / f"{language}.dev").write_text("\n".join(lines(language, n_lines=20)), encoding="utf-8")
+    assert parity_timing.main(["--vocab-size", "300", "--repeats", "1", *map(str, sorted(tmp_path.iterdir()))]) == 0
+    table = capsys.readouterr().out
+    assert "vocab 300, median of 1 interleaved repeats" in table
+    assert table.count("| standard |") == table.count("| parity |") == 1 and "| parity / standard |" in table
