@@ -131,6 +131,17 @@ class ByteLevelBPE(TrainingConstructors):
         """Write the rank table in tiktoken's format (`base64(token) rank` per line)."""
         files.save_tiktoken_ranks(Path(path), self._ranks)
 
+    def save_hf(self, path: str | Path) -> None:
+        """Write a HuggingFace `tokenizer.json` that gives our ids (`Tokenizer.from_file(path)
+        .encode(text, add_special_tokens=False).ids`; see export.py). Only for merges: a rank
+        table (`from_tiktoken`) has no merge list for HF's BPE model."""
+        if not self.is_trained:
+            raise ValueError(
+                f"{self.name or 'this model'} is a tiktoken rank table, without the merge list HF's BPE "
+                "model needs; export it with save_tiktoken or to_tiktoken instead"
+            )
+        export.save_hf(Path(path), pattern=self.pattern, merges=self.merges, special_tokens=self.special_tokens)
+
     # ---------------------------------------------------------------- encoding
 
     def encode(self, text: str, *, allowed_special: Literal["all"] | Collection[str] = ()) -> list[int]:
