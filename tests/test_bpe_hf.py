@@ -145,3 +145,15 @@ def test_the_file_reads_as_named_stages(dev_model, tmp_path):
     assert len(set(alphabet)) == 256 and alphabet[ord("a")] == "a" and alphabet[ord(" ")] == "\u0120"
     left, right = dev_model.merges[0]
     assert model["merges"][0] == [alphabet[left], alphabet[right]]
+
+
+def test_ignore_merges_is_off_as_our_pair_rule_needs(tmp_path):
+    # (b, c), then (a, b), then (ab, c): "abc" starts a|b|c, merges b + c first, and a + bc is no
+    # merge, so it stays two tokens although "abc" is one (HF's ignore_merges would return 258).
+    model = ByteLevelBPE(merges=[(98, 99), (97, 98), (257, 99)], pattern="none")
+    assert model.encode("abc") == [97, 256] and model.encode("abd") == [257, 100]
+    tokenizer = exported(model, tmp_path / "tokenizer.json")
+    assert hf_ids(tokenizer, "abc") == [97, 256] and hf_ids(tokenizer, "abd") == [257, 100]
+    document = json.loads((tmp_path / "tokenizer.json").read_text(encoding="utf-8"))
+    document["model"]["ignore_merges"] = True
+    assert hf_ids(Tokenizer.from_str(json.dumps(document)), "abc") == [258]
