@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.bpe import ByteLevelBPE
-from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint
+from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint_of
 from benchmark.bpe.openai_ranks import parse_rank_file
 from benchmark.errors import BenchmarkError
 
@@ -103,7 +103,7 @@ def _with_its_fingerprint(edit):
     def edit_and_sign(raw):
         edit(raw)
         ranks = {base64.b64decode(token): rank for token, rank in raw["ranks"]}
-        raw["fingerprint"] = fingerprint(ModelContent(raw["pattern"], raw["special_tokens"], ranks=ranks))
+        raw["fingerprint"] = fingerprint_of(ModelContent(raw["pattern"], raw["special_tokens"], ranks=ranks))
     return edit_and_sign
 
 

@@ -118,7 +118,7 @@ def hf_tokenizer_json(*, pattern: str | None, merges: Sequence[tuple[int, int]],
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def save_hf(path: Path, *, pattern: str | None, merges: Sequence[tuple[int, int]], special_tokens: dict[str, int]) -> None:
+def write_tokenizer_json(path: Path, *, pattern: str | None, merges: Sequence[tuple[int, int]], special_tokens: dict[str, int]) -> None:
     """Write `hf_tokenizer_json` to `path` (temp file, then rename), once HF has read it back: a
     pattern its regex engine cannot compile is refused here, not at the user's first load."""
     from tokenizers import Tokenizer

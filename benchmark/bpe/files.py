@@ -63,7 +63,7 @@ class ModelContent:
     ranks: dict[bytes, int] | None = None
 
 
-def fingerprint(content: ModelContent) -> str:
+def fingerprint_of(content: ModelContent) -> str:
     """SHA-256 over the canonical content: pattern, merges (or the ranks' digest), special tokens."""
     canonical: dict = {
         "format": FORMAT,
@@ -89,7 +89,7 @@ def save_model(path: Path, content: ModelContent) -> None:
         "pattern": content.pattern,
         "name": content.name,
         "special_tokens": dict(sorted(content.special_tokens.items())),
-        "fingerprint": fingerprint(content),
+        "fingerprint": fingerprint_of(content),
     }
     lines = ["{"]
     lines += [f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in header.items()]
@@ -119,7 +119,7 @@ def load_model(path: Path) -> ModelContent:
         content = _content_of(raw)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
         raise ModelFileError(f"{path}: malformed model file ({type(exc).__name__}: {exc})") from None
-    found = fingerprint(content)
+    found = fingerprint_of(content)
     if found != raw.get("fingerprint"):
         raise ModelFileError(
             f"{path}: fingerprint mismatch (file says {raw.get('fingerprint')!r}, content hashes to "

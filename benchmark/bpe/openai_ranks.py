@@ -4,6 +4,9 @@ tiktoken downloads its rank files on first use; we may not touch the network. Th
 `bpe-openai` ships the same official files (`bpe_openai/data/<name>.tiktoken.gz`), so we read them
 from there and check each against the SHA-256 that tiktoken itself pins for the download. A missing
 or altered file is an error that says which and how to fix it, never a silent fallback.
+
+What this module adds: the pinned specs of the two encodings and the parser of tiktoken's rank
+format (also used for users' rank files). What it leaves out: the encoder (tokenizer.py).
 """
 
 from __future__ import annotations

@@ -36,6 +36,18 @@ def as_id(value: object, what: str) -> int:
         raise TypeError(f"{what} is {type(value).__name__} {value!r}; ids are ints") from None
 
 
+def as_token_id(value: object) -> int:
+    """An int-like id (numpy's int64) as an int; a bool, a float or a str is refused.
+
+    subtle: index(True) is 1, so a bool is refused before it is asked."""
+    if not isinstance(value, bool):
+        try:
+            return index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"token ids are ints, got {type(value).__name__} {value!r}")
+
+
 def as_merges(merges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """`merges` as a list of pairs of ints (int-likes such as numpy's int64 become ints)."""
     checked = []

@@ -23,20 +23,20 @@ import codecs
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from operator import index
 from pathlib import Path
 from typing import Literal
 
 import regex
 
-from benchmark.bpe import export, files
 from benchmark.bpe.encode import LONG_PIECE_BYTES, merge_parts, merge_piece
-from benchmark.bpe.files import ModelContent, ModelFileError
+from benchmark.bpe.export import tiktoken_encoding, write_tokenizer_json
+from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint_of, load_model, save_model, save_tiktoken_ranks
 from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.sweeps import TrainingConstructors, check_texts
-from benchmark.bpe.tables import as_id, as_merges, special_token_list, tables_from_merges, tables_from_ranks
+from benchmark.bpe.tables import (as_id, as_merges, as_token_id, special_token_list, tables_from_merges,
+                                  tables_from_ranks)
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
@@ -116,7 +116,7 @@ class ByteLevelBPE(TrainingConstructors):
     def load(cls, path: str | Path) -> ByteLevelBPE:
         """Read a model file written by `save`; refuses a wrong version or fingerprint, or anything
         that is not such a file, with a one-line ModelFileError naming the file."""
-        content = files.load_model(Path(path))
+        content = load_model(Path(path))
         try:
             return cls(pattern=content.pattern, merges=content.merges, ranks=content.ranks,
                        special_tokens=content.special_tokens, name=content.name)
@@ -125,11 +125,11 @@ class ByteLevelBPE(TrainingConstructors):
 
     def save(self, path: str | Path) -> None:
         """Write the versioned JSON model file (temp file, then rename)."""
-        files.save_model(Path(path), self._content())
+        save_model(Path(path), self._content())
 
     def save_tiktoken(self, path: str | Path) -> None:
         """Write the rank table in tiktoken's format (`base64(token) rank` per line)."""
-        files.save_tiktoken_ranks(Path(path), self._ranks)
+        save_tiktoken_ranks(Path(path), self._ranks)
 
     def save_hf(self, path: str | Path) -> None:
         """Write a HuggingFace `tokenizer.json` that gives our ids (`Tokenizer.from_file(path)
@@ -140,7 +140,7 @@ class ByteLevelBPE(TrainingConstructors):
                 f"{self.name or 'this model'} is a tiktoken rank table, without the merge list HF's BPE "
                 "model needs; export it with save_tiktoken or to_tiktoken instead"
             )
-        export.save_hf(Path(path), pattern=self.pattern, merges=self.merges, special_tokens=self.special_tokens)
+        write_tokenizer_json(Path(path), pattern=self.pattern, merges=self.merges, special_tokens=self.special_tokens)
 
     # ---------------------------------------------------------------- encoding
 
@@ -283,7 +283,7 @@ class ByteLevelBPE(TrainingConstructors):
         """The bytes of one token."""
         vocab = self._vocab
         if type(token_id) is not int:
-            token_id = _as_token_id(token_id)
+            token_id = as_token_id(token_id)
         if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
             return data
         try:
@@ -312,7 +312,7 @@ class ByteLevelBPE(TrainingConstructors):
     def fingerprint(self) -> str:
         """SHA-256 over the canonical content: pattern, merges (or ranks), special tokens."""
         if self._fingerprint is None:
-            self._fingerprint = files.fingerprint(self._content())
+            self._fingerprint = fingerprint_of(self._content())
         return self._fingerprint
 
     def _content(self) -> ModelContent:
@@ -332,7 +332,7 @@ class ByteLevelBPE(TrainingConstructors):
         engine, whose syntax differs from the `regex` package's in places (POSIX classes such as
         `[[:alpha:]]`, for one): check its ids on your text. A pattern that can match the empty
         string is refused (tiktoken panics on one; see `export.tiktoken_encoding`)."""
-        return export.tiktoken_encoding(
+        return tiktoken_encoding(
             name=self.name or f"bpe-{self.pattern_name}-{self.vocab_size}",
             pattern=self.pattern,
             ranks=self.mergeable_ranks(),
@@ -385,18 +385,6 @@ def _splitter(compiled: regex.Pattern[str] | None):
     if compiled is None:
         return lambda text: [text] if text else []
     return findall_of(compiled)
-
-
-def _as_token_id(value: object) -> int:
-    """An int-like id (numpy's int64) as an int; a bool, a float or a str is refused.
-
-    subtle: index(True) is 1, so a bool is refused before it is asked."""
-    if not isinstance(value, bool):
-        try:
-            return index(value)
-        except TypeError:
-            pass
-    raise TypeError(f"token ids are ints, got {type(value).__name__} {value!r}")
 
 
 def _surrogate_error(text: str) -> ValueError:

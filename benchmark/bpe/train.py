@@ -26,7 +26,9 @@ and the tests check that both give identical merge lists):
   tuple, so the result never depends on dict or set order nor on PYTHONHASHSEED.
 - A pair whose merged bytes are already a token (e.g. `ab + c` when `a + bc` exists) is never
   merged: two ids with the same bytes would make encoding by bytes ambiguous. It is dropped from
-  the candidates and the next pair is taken.
+  the candidates and the next pair is taken. (A guard: it cannot fire here, as every merge is
+  applied to every word, so a span between two token boundaries splits alike wherever it is and
+  no bytes can be made twice; docs/bpe.md gives the argument, the tests check it.)
 - Training stops after `n_merges` merges or when the best remaining count is below
   `min_frequency`; the caller reports the actual size, `256 + len(merges)`.
 - A merge `(A, B) -> C` is applied to a pre-token left to right, non-overlapping (minbpe's
@@ -138,13 +140,8 @@ def train_merges(
     was done, for each n in `checkpoints` and for `len(merges)`. A checkpoint past the point where
     training stopped early maps to the time it stopped (that model is the final one).
     """
-    merges, seconds_at, _ = _train(
-        pretoken_counts,
-        n_merges,
-        min_frequency=min_frequency,
-        progress=progress,
-        checkpoints=checkpoints,
-    )
+    merges, seconds_at, _ = _train(pretoken_counts, n_merges, min_frequency=min_frequency, progress=progress,
+                                   checkpoints=checkpoints)
     return merges, seconds_at
 
 
