@@ -266,7 +266,13 @@ def test_the_timing_command_prints_both_trainers(tmp_path, capsys):
 
     for language in LANGUAGES[:2]:
         (tmp_path / f"{language}.dev").write_text("\n".join(lines(language, n_lines=20)), encoding="utf-8")
-    assert parity_timing.main(["--vocab-size", "300", "--repeats", "1", *map(str, sorted(tmp_path.iterdir()))]) == 0
-    table = capsys.readouterr().out
-    assert "vocab 300, median of 1 interleaved repeats" in table
-    assert table.count("| standard |") == table.count("| parity |") == 1 and "| parity / standard |" in table
+        (tmp_path / f"{language}.devtest").write_text("\n".join(lines(language, "devtest", 5)), encoding="utf-8")
+    dev, devtest = sorted(map(str, tmp_path.glob("*.dev"))), sorted(map(str, tmp_path.glob("*.devtest")))
+    assert parity_timing.main(["--vocab-size", "300", "--repeats", "1", *dev, "--count-on", *devtest]) == 0
+    timing, table = capsys.readouterr().out.split("tokens on eng_Latn.devtest, spa_Latn.devtest")
+    assert "vocab 300, median of 1 interleaved repeats" in timing
+    assert timing.count("| standard |") == timing.count("| parity |") == 1 and "| parity / standard |" in timing
+    model = ByteLevelBPE.train_parity({language: lines(language, n_lines=20) for language in LANGUAGES[:2]}, 300)
+    n_english = sum(len(model.encode(text)) for text in lines("eng_Latn", "devtest", 5))
+    assert "| language | standard | parity |" in table and "| eng_Latn | " in table
+    assert table.split("| eng_Latn | ")[1].split(" |")[1].strip() == f"{n_english:,}"

@@ -1,14 +1,18 @@
-"""What parity-aware training costs: its time and peak memory against standard training.
+"""What parity-aware training costs and buys: its time, peak memory and token counts against
+standard training's.
 
 What this module adds: one measurement, side by side in one process. Both trainers learn from the
 same texts (every language's lines, for the standard one); each repeat runs both, alternating which
 goes first, so that a busy machine slows both alike, and the figures are medians over repeats, in
 CPU seconds (the time the OS gave to other processes left out) and in wall seconds. Peak memory is
 measured in separate, untimed runs under `tracemalloc` (it slows Python code down): the peak of
-Python allocations during training, in MiB. What it leaves out: which texts to use (the caller
-names the files: one language per file, one text per line).
+Python allocations during training, in MiB. With `--count-on`, both models also encode other
+files of the same languages (named alike: the part of the name before the first dot), one text
+per line, and the token counts per language show what parity buys. What it leaves out: which
+texts to use (the caller names the files: one language per file).
 
-    python -m benchmark.bpe.parity_timing --vocab-size 16384 corpora/flores200/dev/*.dev
+    python -m benchmark.bpe.parity_timing --vocab-size 16384 corpora/flores200/dev/*.dev \\
+        --count-on corpora/flores200/devtest/*.devtest
 """
 
 from __future__ import annotations
@@ -32,14 +36,16 @@ def compare_training(texts_by_language: dict[str, list[str]], vocab_size: int, *
     }
     cpu: dict[str, list[float]] = {name: [] for name in trainers}
     wall: dict[str, list[float]] = {name: [] for name in trainers}
+    models: dict[str, ByteLevelBPE] = {}
     for repeat in range(repeats):
         for name in (("standard", "parity") if repeat % 2 == 0 else ("parity", "standard")):
+            models.pop(name, None)  # the last run's model is kept, for the token counts
             wall_start, cpu_start = time.perf_counter(), time.process_time()
             model = trainers[name]()
             cpu[name].append(time.process_time() - cpu_start)
             wall[name].append(time.perf_counter() - wall_start)
-            del model
-    row: dict = {"vocab_size": vocab_size, "repeats": repeats}
+            models[name] = model
+    row: dict = {"vocab_size": vocab_size, "repeats": repeats, "models": models}
     for name, train in trainers.items():
         row[f"{name}_cpu_seconds"] = statistics.median(cpu[name])
         row[f"{name}_wall_seconds"] = statistics.median(wall[name])
@@ -58,6 +64,18 @@ def _peak_mib(train: Callable[[], ByteLevelBPE]) -> float:
     finally:
         tracemalloc.stop()
     return peak_bytes / 2**20
+
+
+def token_counts(models: dict[str, ByteLevelBPE], texts_by_language: dict[str, list[str]]) -> str:
+    """Each model's tokens per language on `texts_by_language`, and the most over the fewest."""
+    lines = ["| language | " + " | ".join(models) + " |", "|---|" + "---:|" * len(models)]
+    totals = {name: {language: sum(map(len, model.encode_batch(texts))) for language, texts in texts_by_language.items()}
+              for name, model in models.items()}
+    for language in texts_by_language:
+        lines.append(f"| {language} | " + " | ".join(f"{totals[name][language]:,}" for name in models) + " |")
+    lines.append("| most / fewest | " + " | ".join(
+        f"{max(counts.values()) / min(counts.values()):.3f}" for counts in totals.values()) + " |")
+    return "\n".join(lines)
 
 
 def format_row(row: dict) -> str:
@@ -81,10 +99,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path, help="one text file per language, one text per line")
     parser.add_argument("--vocab-size", type=int, default=16384)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--count-on", nargs="+", type=Path, default=[], metavar="FILE",
+                        help="files of the same languages to count both models' tokens on")
     options = parser.parse_args(argv)
-    texts_by_language = {path.stem: path.read_text(encoding="utf-8").splitlines() for path in options.files}
-    print(format_row(compare_training(texts_by_language, options.vocab_size, repeats=options.repeats)))
+    row = compare_training(_read(options.files), options.vocab_size, repeats=options.repeats)
+    print(format_row(row))
+    if options.count_on:
+        print("\ntokens on " + ", ".join(path.name for path in options.count_on) + "\n")
+        print(token_counts(row["models"], _read(options.count_on)))
     return 0
+
+
+def _read(paths: Sequence[Path]) -> dict[str, list[str]]:
+    return {path.name.split(".")[0]: path.read_text(encoding="utf-8").splitlines() for path in paths}
 
 
 if __name__ == "__main__":
