@@ -19,7 +19,12 @@ the worst language costs O(languages) per merge.
 - The parity text is by default the training counts themselves; `parity_counts_by_language` gives
   a separate one (the same languages). Token counts are only comparable across languages when the
   parity texts are parallel and unweighted: when the training counts are weighted (a training mix
-  with English at 90%), pass the unweighted parallel counts as the parity text.
+  with English at 90%), pass the unweighted parallel counts as the parity text. A parity
+  pre-token that the language's training counts hold splits as it does there, so its tokens are
+  counted on the training corpus; only the others get a corpus of their own.
+- Weights then change no parity-aware merge: a weight multiplies all of its language's pair
+  counts alike, so the language's best pair stays the same (only the global phase and
+  `min_frequency` see weights).
 - `global_merges=M` is the paper's hybrid: the first M merges are chosen by the count summed over
   languages (exactly standard BPE on the added counts), the rest parity-aware.
 
@@ -109,11 +114,17 @@ def _train_parity(
     n_merges = max(0, n_merges)
     min_frequency = max(1, min_frequency)
     tokens = Tokens(n_merges)
-    corpora = [Corpus(counts[language], tokens.shift, min_frequency) for language in languages]
-    # A separate parity text is merged like the training text, but its pairs never compete.
-    parity_corpora = None if parity is None else [
-        Corpus(parity[language], tokens.shift, math.inf) for language in languages
-    ]
+    if parity is None:
+        corpora = [Corpus(counts[language], tokens.shift, min_frequency) for language in languages]
+        parity_corpora = None
+    else:
+        # A parity pre-token the training counts hold splits as it does there: its tokens are
+        # counted on the training corpus, with the parity text's counts. The others are merged
+        # in a corpus of their own, whose pairs never compete.
+        corpora = [Corpus(counts[language], tokens.shift, min_frequency, token_counts=parity[language])
+                   for language in languages]
+        parity_corpora = [Corpus({data: n for data, n in parity[language].items() if data not in counts[language]},
+                                 tokens.shift, math.inf) for language in languages]
     n_tokens = [sum(n * len(data) for data, n in (parity or counts)[language].items()) for language in languages]
     totals = _summed_pairs(corpora, min_frequency) if global_merges else None
     chosen: list[str | None] = []
@@ -132,8 +143,7 @@ def _train_parity(
             changes: defaultdict[int, int] = defaultdict(int)
             for i, corpus in enumerate(corpora):
                 delta, n_saved = corpus.merge(key, new_id)
-                if parity_corpora is None:
-                    n_tokens[i] -= n_saved
+                n_tokens[i] -= n_saved
                 if totals is not None:
                     for k, change in delta.items():
                         changes[k] += change

@@ -8,11 +8,15 @@ CPU seconds (the time the OS gave to other processes left out) and in wall secon
 measured in separate, untimed runs under `tracemalloc` (it slows Python code down): the peak of
 Python allocations during training, in MiB. With `--count-on`, both models also encode other
 files of the same languages (named alike: the part of the name before the first dot), one text
-per line, and the token counts per language show what parity buys. What it leaves out: which
-texts to use (the caller names the files: one language per file).
+per line, and the token counts per language show what parity buys. With `--mix LANGUAGE=SHARE`
+both train on a mix: LANGUAGE's pre-token counts weighted so that it is SHARE of the training
+bytes and the others share the rest equally (integer weights), the parity text staying each
+language's unweighted text; both then train from counts made before the clock starts. What it
+leaves out: which texts to use (the caller names the files: one language per file).
 
     python -m benchmark.bpe.parity_timing --vocab-size 16384 corpora/flores200/dev/*.dev \\
         --count-on corpora/flores200/devtest/*.devtest
+    python -m benchmark.bpe.parity_timing --vocab-size 16384 corpora/flores200/dev/*.dev --mix eng_Latn=0.9
 """
 
 from __future__ import annotations
@@ -25,15 +29,31 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from benchmark.bpe.tokenizer import ByteLevelBPE
+from benchmark.bpe.train import count_pretokens
 
 
-def compare_training(texts_by_language: dict[str, list[str]], vocab_size: int, *, repeats: int = 3) -> dict:
+def compare_training(texts_by_language: dict[str, list[str]], vocab_size: int, *, repeats: int = 3,
+                     mix: tuple[str, float] | None = None) -> dict:
     """Medians of standard and parity-aware training to `vocab_size`, and their peak memory."""
     everything = [text for texts in texts_by_language.values() for text in texts]
     trainers: dict[str, Callable[[], ByteLevelBPE]] = {
         "standard": lambda: ByteLevelBPE.train(everything, vocab_size),
         "parity": lambda: ByteLevelBPE.train_parity(texts_by_language, vocab_size),
     }
+    if mix is not None:
+        counts = {language: count_pretokens(texts, "cl100k") for language, texts in texts_by_language.items()}
+        weights = mix_weights(texts_by_language, *mix)
+        weighted = {language: {data: weights[language] * n for data, n in table.items()}
+                    for language, table in counts.items()}
+        added: dict[bytes, int] = {}
+        for table in weighted.values():
+            for data, n in table.items():
+                added[data] = added.get(data, 0) + n
+        trainers = {
+            "standard": lambda: ByteLevelBPE.train(pretoken_counts=added, vocab_size=vocab_size),
+            "parity": lambda: ByteLevelBPE.train_parity(pretoken_counts_by_language=weighted, vocab_size=vocab_size,
+                                                        parity_counts_by_language=counts),
+        }
     cpu: dict[str, list[float]] = {name: [] for name in trainers}
     wall: dict[str, list[float]] = {name: [] for name in trainers}
     models: dict[str, ByteLevelBPE] = {}
@@ -53,6 +73,19 @@ def compare_training(texts_by_language: dict[str, list[str]], vocab_size: int, *
     row["cpu_ratio"] = row["parity_cpu_seconds"] / row["standard_cpu_seconds"]
     row["wall_ratio"] = row["parity_wall_seconds"] / row["standard_wall_seconds"]
     return row
+
+
+def mix_weights(texts_by_language: dict[str, list[str]], heavy: str, share: float) -> dict[str, int]:
+    """Integer weights that make `heavy` `share` of the training bytes and give the other
+    languages equal shares of the rest (to within rounding of weights scaled by 1,000)."""
+    if heavy not in texts_by_language or not 0 < share < 1 or len(texts_by_language) < 2:
+        raise ValueError(f"--mix names one of {sorted(texts_by_language)} and a share between 0 and 1")
+    n_bytes = {language: sum(len(text.encode("utf-8")) for text in texts) for language, texts in texts_by_language.items()}
+    other_share = (1 - share) / (len(n_bytes) - 1)
+    # A language's weight is its share over its bytes, scaled so that the smallest is 1,000.
+    raw = {language: (share if language == heavy else other_share) / n for language, n in n_bytes.items()}
+    smallest = min(raw.values())
+    return {language: round(1000 * value / smallest) for language, value in raw.items()}
 
 
 def _peak_mib(train: Callable[[], ByteLevelBPE]) -> float:
@@ -101,8 +134,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--count-on", nargs="+", type=Path, default=[], metavar="FILE",
                         help="files of the same languages to count both models' tokens on")
+    parser.add_argument("--mix", metavar="LANGUAGE=SHARE", help="train on a mix where LANGUAGE is SHARE of the bytes")
     options = parser.parse_args(argv)
-    row = compare_training(_read(options.files), options.vocab_size, repeats=options.repeats)
+    mix = None
+    if options.mix:
+        language, _, share = options.mix.partition("=")
+        mix = (language, float(share))
+    row = compare_training(_read(options.files), options.vocab_size, repeats=options.repeats, mix=mix)
+    if mix:
+        print(f"mix: {mix[0]} {mix[1]:.0%} of the training bytes, the parity text unweighted\n")
     print(format_row(row))
     if options.count_on:
         print("\ntokens on " + ", ".join(path.name for path in options.count_on) + "\n")

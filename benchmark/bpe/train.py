@@ -145,14 +145,8 @@ def train_merges(
     return merges, seconds_at
 
 
-def _train(
-    pretoken_counts: Mapping[bytes, int],
-    n_merges: int,
-    *,
-    min_frequency: int,
-    progress: bool,
-    checkpoints: Sequence[int],
-) -> tuple[list[tuple[int, int]], dict[int, float], dict[bytes, list[int]]]:
+def _train(pretoken_counts: Mapping[bytes, int], n_merges: int, *, min_frequency: int, progress: bool,
+           checkpoints: Sequence[int]) -> tuple[list[tuple[int, int]], dict[int, float], dict[bytes, list[int]]]:
     """`train_merges`, also returning each pre-token's final ids (the tests check them)."""
     started = time.perf_counter()
     n_merges = max(0, n_merges)
@@ -263,14 +257,19 @@ class PairHeap:
 
 class Corpus:
     """The distinct pre-tokens of a table as lists of ids, with their counts, an index pair ->
-    the words that hold it, and the pairs' counts (`pairs`)."""
+    the words that hold it, and the pairs' counts (`pairs`).
 
-    def __init__(self, pretoken_counts: Mapping[bytes, int], shift: int, min_frequency: int) -> None:
+    `token_counts` (parity.py) weighs the tokens each merge saves by other counts of the same
+    pre-tokens (a parity text's; 0 for a pre-token it lacks) instead of the training counts."""
+
+    def __init__(self, pretoken_counts: Mapping[bytes, int], shift: int, min_frequency: int,
+                 token_counts: Mapping[bytes, int] | None = None) -> None:
         self.shift = shift
         # Pre-tokens of one byte hold no pair; sorting makes every internal order deterministic.
         self.word_bytes = sorted(data for data in pretoken_counts if len(data) >= 2)
         self.words = [list(data) for data in self.word_bytes]
         self.word_counts = [pretoken_counts[data] for data in self.word_bytes]
+        self.token_weights = None if token_counts is None else [token_counts.get(data, 0) for data in self.word_bytes]
         # The index holds lists, not sets (a set costs ~5x the memory per entry); each word is listed
         # once per pair, because a pair's list is built once: here, or when the pair is born in a merge.
         counting: defaultdict[int, int] = defaultdict(int)
@@ -292,17 +291,18 @@ class Corpus:
         word_indices = self.where.pop(key, None)
         if word_indices is None:
             return {}, 0
-        words, word_counts = self.words, self.word_counts
-        if key >> self.shift != key & ((1 << self.shift) - 1):
+        words, word_counts, weights = self.words, self.word_counts, self.token_weights
+        if weights is None and key >> self.shift != key & ((1 << self.shift) - 1):
             # A pair (A, B) of two ids cannot overlap itself: every occurrence counted is merged.
             n_saved = self.pairs.pair_counts[key]
             delta, born = rewrite_words(words, word_counts, word_indices, key, new_id, self.shift)
         else:
             # subtle: `a a a` counts (a, a) twice and merges it once: count the tokens instead (a
             # stale entry of the index counts alike before and after, so it cancels out).
-            n_before = sum(word_counts[i] * len(words[i]) for i in word_indices)
+            weights = word_counts if weights is None else weights
+            n_before = sum(weights[i] * len(words[i]) for i in word_indices)
             delta, born = rewrite_words(words, word_counts, word_indices, key, new_id, self.shift)
-            n_saved = n_before - sum(word_counts[i] * len(words[i]) for i in word_indices)
+            n_saved = n_before - sum(weights[i] * len(words[i]) for i in word_indices)
         self.pairs.update(delta, key, self.where)
         self.index_born(born)
         return delta, n_saved
