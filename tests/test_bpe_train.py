@@ -325,3 +325,26 @@ def test_a_model_trained_from_counts_is_the_model_trained_from_the_texts():
         ByteLevelBPE.train_sweep(vocab_sizes=[600])
     with pytest.raises(TypeError, match=r"the count of b'ab' is float 2\.0"):
         ByteLevelBPE.train(pretoken_counts={b"ab": 2.0}, vocab_size=300)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.lists(st.text(alphabet="aab", min_size=2, max_size=14), min_size=1, max_size=6),
+       st.lists(st.integers(min_value=1, max_value=4), min_size=6, max_size=6))
+def test_the_duplicate_bytes_guard_never_fires_on_runs_and_repeats(words, counts):
+    # Runs of one letter and of two are where merges overlap and segmentations could differ.
+    from benchmark.bpe.train import Tokens
+
+    refused = []
+    admits = Tokens.admits
+
+    def counting(self, key):
+        allowed = admits(self, key)
+        if not allowed:
+            refused.append(key)
+        return allowed
+
+    table = {word.encode(): n for word, n in zip(words, counts)}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Tokens, "admits", counting)
+        train_merges(table, 60, min_frequency=1)
+    assert refused == []
