@@ -1,4 +1,4 @@
-"""The fast trainer against the naive reference (tests/bpe_reference.py), plus its stopping rules.
+"""The fast trainer against the naive reference (benchmark/bpe/reference.py), plus its stopping rules.
 
 Every comparison runs both trainers on the same frequency table and asks for the identical merge
 list and the identical final segmentation of every pre-token.
@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmark.bpe.patterns import PATTERNS
+from benchmark.bpe.reference import merge, reference_encode, reference_train
 from benchmark.bpe.train import _train, count_pretokens, train_merges
-from bpe_reference import merge, reference_encode, reference_train
 
 FLORES_DEV = Path(__file__).resolve().parents[1] / "corpora" / "flores200" / "dev"
 CL100K = regex.compile(PATTERNS["cl100k"])
@@ -241,3 +241,110 @@ def test_checkpoints_and_progress():
     merges, seconds_at = train_merges(counts, 10_000_000, min_frequency=50, checkpoints=[9_999])
     assert len(merges) < 9_999
     assert seconds_at[9_999] == seconds_at[len(merges)]
+
+
+# ------------------------------------------------------------------------- training from counts
+
+
+def add_counts(shards: list[dict[bytes, int]]) -> dict[bytes, int]:
+    total: dict[bytes, int] = {}
+    for shard in shards:
+        for data, n in shard.items():
+            total[data] = total.get(data, 0) + n
+    return total
+
+
+def test_counts_added_from_shards_in_any_order_train_like_the_serial_count():
+    texts = flores_lines("rus_Cyrl", 60) + flores_lines("kor_Hang", 60) + flores_lines("eng_Latn", 60)
+    serial = count_pretokens(texts, CL100K)
+    shards = [count_pretokens(texts[i::4], CL100K) for i in range(4)]  # as worker processes would
+    forward, backward = add_counts(shards), add_counts(shards[::-1])
+    assert forward == backward == serial
+    assert list(forward) != list(backward)  # the same table, built in another order
+    merges = train_merges(serial, 400)[0]
+    assert len(merges) == 400
+    assert train_merges(forward, 400)[0] == merges == train_merges(backward, 400)[0]
+
+
+def test_weighted_counts_train_like_repeated_text():
+    english, korean = flores_lines("eng_Latn", 30), flores_lines("kor_Hang", 30)
+    weighted = add_counts([{data: 3 * n for data, n in count_pretokens(english, CL100K).items()},
+                           count_pretokens(korean, CL100K)])
+    repeated = count_pretokens(english * 3 + korean, CL100K)
+    assert weighted == repeated
+    assert train_merges(weighted, 200)[0] == train_merges(repeated, 200)[0]
+
+
+def test_count_pretokens_takes_a_pattern_name_or_regex_text():
+    texts = flores_lines("spa_Latn", 10)
+    assert count_pretokens(texts, "cl100k") == count_pretokens(texts, CL100K)
+    assert count_pretokens(texts, PATTERNS["simple"]) == count_pretokens(texts, SIMPLE)
+    assert count_pretokens(["a b"], "none") == count_pretokens(["a b"], None) == {b"a b": 1}
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ({b"ab": 2.0}, r"the count of b'ab' is float 2\.0; counts are ints"),
+        ({b"ab": 2.5}, r"float 2\.5; counts are ints .*scale the weights to integers"),
+        ({b"ab": True}, r"the count of b'ab' is bool True"),
+        ({b"ab": "2"}, r"the count of b'ab' is str '2'"),
+        ({b"ab": 0}, r"the count of b'ab' is 0; counts are positive"),
+        ({b"ab": -3}, r"the count of b'ab' is -3; counts are positive"),
+        ({"ab": 2}, r"the pre-token 'ab' is a str, not bytes; encode it"),
+        ([(b"ab", 2)], r"must map pre-token bytes to a count, got a list"),
+    ],
+)
+def test_counts_that_are_not_positive_ints_are_refused_by_name(counts, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        train_merges(counts, 10)
+
+
+def test_numpy_integer_counts_are_counts():
+    numpy = pytest.importorskip("numpy")
+    counts = count_pretokens(flores_lines("ces_Latn", 20), CL100K)
+    as_numpy = {data: numpy.int64(n) for data, n in counts.items()}
+    assert train_merges(as_numpy, 100)[0] == train_merges(counts, 100)[0]
+
+
+def test_a_model_trained_from_counts_is_the_model_trained_from_the_texts():
+    from benchmark.bpe import ByteLevelBPE
+
+    texts = flores_lines("jpn_Jpan", 40) + flores_lines("spa_Latn", 40)
+    counts = count_pretokens(texts, "gpt2")
+    from_texts = ByteLevelBPE.train(texts, 600, pattern="gpt2", special_tokens=["<s>"])
+    from_counts = ByteLevelBPE.train(pretoken_counts=counts, vocab_size=600, pattern="gpt2", special_tokens=["<s>"])
+    assert from_counts.fingerprint == from_texts.fingerprint
+    sweep = ByteLevelBPE.train_sweep(vocab_sizes=[400, 600], pretoken_counts=counts, pattern="gpt2",
+                                     special_tokens=["<s>"])
+    assert sweep[600][0].fingerprint == from_texts.fingerprint
+    assert sweep[400][0].merges == from_texts.merges[:143]
+    with pytest.raises(TypeError, match=r"give exactly one of texts or pretoken_counts="):
+        ByteLevelBPE.train(texts, 600, pretoken_counts=counts)
+    with pytest.raises(TypeError, match=r"give exactly one of texts or pretoken_counts="):
+        ByteLevelBPE.train_sweep(vocab_sizes=[600])
+    with pytest.raises(TypeError, match=r"the count of b'ab' is float 2\.0"):
+        ByteLevelBPE.train(pretoken_counts={b"ab": 2.0}, vocab_size=300)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.lists(st.text(alphabet="aab", min_size=2, max_size=14), min_size=1, max_size=6),
+       st.lists(st.integers(min_value=1, max_value=4), min_size=6, max_size=6))
+def test_the_duplicate_bytes_guard_never_fires_on_runs_and_repeats(words, counts):
+    # Runs of one letter and of two are where merges overlap and segmentations could differ.
+    from benchmark.bpe.train import Tokens
+
+    refused = []
+    admits = Tokens.admits
+
+    def counting(self, key):
+        allowed = admits(self, key)
+        if not allowed:
+            refused.append(key)
+        return allowed
+
+    table = {word.encode(): n for word, n in zip(words, counts)}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Tokens, "admits", counting)
+        train_merges(table, 60, min_frequency=1)
+    assert refused == []

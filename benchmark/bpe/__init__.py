@@ -4,9 +4,14 @@
 >>> bpe = ByteLevelBPE.from_tiktoken("cl100k_base")
 >>> bpe.encode("hello world")
 [15339, 1917]
+
+The algorithm first: reference.py (the plain trainer and encoder), train.py and parity.py (the
+fast trainers), encode.py and shortcuts.py (the fast encoder); then the model (tokenizer.py,
+sweeps.py, tables.py) and its files (files.py, export.py, openai_ranks.py). docs/bpe.md says more.
 """
 
 from benchmark.bpe.patterns import PATTERNS
 from benchmark.bpe.tokenizer import ByteLevelBPE, StreamingDecoder
+from benchmark.bpe.train import count_pretokens
 
-__all__ = ["ByteLevelBPE", "StreamingDecoder", "PATTERNS"]
+__all__ = ["ByteLevelBPE", "StreamingDecoder", "PATTERNS", "count_pretokens"]

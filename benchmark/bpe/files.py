@@ -1,4 +1,9 @@
-"""Model files: versioned, human-readable JSON with a fingerprint; export to tiktoken's format.
+"""Model files: versioned, human-readable JSON with a fingerprint; tiktoken's rank format.
+
+What this module adds: reading and writing a model's content (`ModelContent`: the pattern, the
+merges or ranks, the special tokens, the name) and its fingerprint. It knows nothing of the
+tokenizer: `ByteLevelBPE.load` builds the model from the content read here, `ByteLevelBPE.save`
+hands its content over. What it leaves out: the export to other libraries (export.py).
 
 A trained model file looks like this (one merge per line, with the text it makes, for reading):
 
@@ -20,138 +25,178 @@ merges. The fingerprint is SHA-256 over the canonical content (pattern, merges o
 tokens; not the readable texts, which are derived), so the same training gives the same
 fingerprint, and a file edited by hand is refused on load: an edit to the content breaks the
 fingerprint, an edit to a derived field (a merge's text, `pattern_name`) no longer matches what
-the content gives.
+the content gives. Every id and rank must be a JSON integer: `"256"`, `256.7` and `true` are
+refused by name, not read as 256 or 1.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from benchmark.bpe.patterns import resolve_pattern
+from benchmark.bpe.tables import check_rank_table, merged_bytes
 from benchmark.errors import BenchmarkError
-from benchmark.fileio import atomic_write_text
-
-if TYPE_CHECKING:
-    from benchmark.bpe.tokenizer import ByteLevelBPE
+from benchmark.fileio import atomic_write_text, read_versioned_json
 
 FORMAT = "tokencost-bpe"
 VERSION = 1
+_HINT = "train and save the model again"
 
 
 class ModelFileError(BenchmarkError, ValueError):
     """A model file that cannot be used as it is; the message names the file and the fix."""
 
 
-def canonical_content(model: ByteLevelBPE) -> dict:
-    content: dict = {
+@dataclass(frozen=True)
+class ModelContent:
+    """Everything a model is built from: exactly one of `merges` (ours) or `ranks` (tiktoken's)."""
+
+    pattern: str | None  # the pattern's text (None: no split)
+    special_tokens: dict[str, int]
+    name: str | None = None
+    merges: list[tuple[int, int]] | None = None
+    ranks: dict[bytes, int] | None = None
+
+
+def fingerprint_of(content: ModelContent) -> str:
+    """SHA-256 over the canonical content: pattern, merges (or the ranks' digest), special tokens."""
+    canonical: dict = {
         "format": FORMAT,
         "version": VERSION,
-        "pattern": model.pattern,
-        "special_tokens": dict(sorted(model.special_tokens.items())),
+        "pattern": content.pattern,
+        "special_tokens": dict(sorted(content.special_tokens.items())),
     }
-    if model.is_trained:
-        content["merges"] = [list(pair) for pair in model.merges]
+    if content.merges is not None:
+        canonical["merges"] = [list(pair) for pair in content.merges]
     else:
-        # Ranks sorted by id: a canonical order whatever the dict order was.
-        ranks = sorted(model.mergeable_ranks().items(), key=lambda item: item[1])
-        content["ranks_sha256"] = hashlib.sha256(_tiktoken_rank_text(ranks).encode("ascii")).hexdigest()
-    return content
-
-
-def fingerprint(model: ByteLevelBPE) -> str:
-    text = json.dumps(canonical_content(model), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        text = tiktoken_rank_text(content.ranks)
+        canonical["ranks_sha256"] = hashlib.sha256(text.encode("ascii")).hexdigest()
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def save_model(model: ByteLevelBPE, path: Path) -> None:
+def save_model(path: Path, content: ModelContent) -> None:
+    """Write the model file (temp file, then rename)."""
     header = {
         "format": FORMAT,
         "version": VERSION,
-        "pattern_name": model.pattern_name,
-        "pattern": model.pattern,
-        "name": model.name,
-        "special_tokens": dict(sorted(model.special_tokens.items())),
-        "fingerprint": model.fingerprint,
+        "pattern_name": resolve_pattern(content.pattern)[0],
+        "pattern": content.pattern,
+        "name": content.name,
+        "special_tokens": dict(sorted(content.special_tokens.items())),
+        "fingerprint": fingerprint_of(content),
     }
     lines = ["{"]
     lines += [f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in header.items()]
-    if model.is_trained:
+    if content.merges is not None:
         lines.append(' "merges": [')
+        made = merged_bytes(content.merges)
         body = [
-            f"  [{left}, {right}, {json.dumps(_readable(model.token_bytes(256 + k)), ensure_ascii=False)}]"
-            for k, (left, right) in enumerate(model.merges)
+            f"  [{left}, {right}, {json.dumps(_readable(made[256 + k]), ensure_ascii=False)}]"
+            for k, (left, right) in enumerate(content.merges)
         ]
     else:
         lines.append(' "ranks": [')
-        ranks = sorted(model.mergeable_ranks().items(), key=lambda item: item[1])
+        ranks = sorted(content.ranks.items(), key=lambda item: item[1])
         body = [f'  ["{base64.b64encode(data).decode("ascii")}", {rank}]' for data, rank in ranks]
     lines.append(",\n".join(body))
     lines += [" ]", "}", ""]
     atomic_write_text(path, "\n".join(lines))
 
 
-def load_model(cls: type[ByteLevelBPE], path: Path) -> ByteLevelBPE:
+def load_model(path: Path) -> ModelContent:
+    """The content of a model file written by `save_model`, every field checked; ModelFileError
+    (one line, naming the file) for anything else."""
+    path = Path(path)
+    _, raw = read_versioned_json(path, what="model file", format_name=FORMAT, versions=(VERSION,),
+                                 hint=_HINT, error=ModelFileError)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelFileError(f"{path}: no such model file") from None
-    except IsADirectoryError:
-        raise ModelFileError(f"{path}: is a folder, not a model file") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"{path}: not a JSON model file ({exc})") from None
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise ModelFileError(f"{path}: not a {FORMAT} model file (its 'format' is {raw.get('format') if isinstance(raw, dict) else None!r})")
-    if raw.get("version") != VERSION:
-        raise ModelFileError(
-            f"{path}: model file version {raw.get('version')!r}, this program reads version {VERSION!r}; "
-            "train the model again with this version"
-        )
-    try:
-        special_tokens = {str(k): int(v) for k, v in raw["special_tokens"].items()}
-        common = dict(pattern=raw["pattern"], special_tokens=special_tokens, name=raw.get("name"))
-        if "merges" in raw:
-            merges = [(int(entry[0]), int(entry[1])) for entry in raw["merges"]]
-            model = cls(merges=merges, **common)
-        else:
-            ranks = {base64.b64decode(token, validate=True): int(rank) for token, rank in raw["ranks"]}
-            model = cls(ranks=ranks, **common)
+        content = _content_of(raw)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
         raise ModelFileError(f"{path}: malformed model file ({type(exc).__name__}: {exc})") from None
-    if model.fingerprint != raw.get("fingerprint"):
+    found = fingerprint_of(content)
+    if found != raw.get("fingerprint"):
         raise ModelFileError(
             f"{path}: fingerprint mismatch (file says {raw.get('fingerprint')!r}, content hashes to "
-            f"{model.fingerprint}): the file was changed after it was saved; train and save it again"
+            f"{found}): the file was changed after it was saved; {_HINT}"
         )
-    _check_derived_fields(raw, model, path)
-    return model
+    _check_derived_fields(raw, content, path)
+    return content
 
 
-def _check_derived_fields(raw: dict, model: ByteLevelBPE, path: Path) -> None:
+def _content_of(raw: dict) -> ModelContent:
+    """The content of a model file's JSON, with every type checked (errors become ModelFileError)."""
+    _, pattern = resolve_pattern(raw["pattern"])
+    special_tokens = {}
+    for text, token_id in raw["special_tokens"].items():
+        special_tokens[text] = _json_int(token_id, f"the id of special token {text!r}")
+    name = raw.get("name")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"'name' is {json.dumps(name)}, not a string")
+    if "merges" in raw:
+        merges = []
+        for k, entry in enumerate(raw["merges"]):
+            if not isinstance(entry, list) or len(entry) not in (2, 3):
+                raise TypeError(f"merge {k + 1} is {json.dumps(entry)[:60]}, not [left_id, right_id, text]")
+            merges.append((_json_int(entry[0], f"merge {k + 1}'s left id"),
+                           _json_int(entry[1], f"merge {k + 1}'s right id")))
+        merged_bytes(merges)  # every id made before its merge, no bytes made twice
+        return ModelContent(pattern, special_tokens, name, merges=merges)
+    ranks: dict[bytes, int] = {}
+    for entry in raw["ranks"]:
+        if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str):
+            raise TypeError(f"a rank entry is {json.dumps(entry)[:60]}, not [\"<base64 token>\", rank]")
+        try:
+            token = base64.b64decode(entry[0], validate=True)
+        except binascii.Error:
+            raise ValueError(f"rank entry {entry[0]!r} is not base64") from None
+        if token in ranks:
+            raise ValueError(f"token {token!r} has two ranks")
+        ranks[token] = _json_int(entry[1], f"the rank of {token!r}")
+    check_rank_table(ranks)  # before anything is sized by the largest rank
+    return ModelContent(pattern, special_tokens, name, ranks=ranks)
+
+
+def _json_int(value: object, what: str) -> int:
+    # subtle: JSON's true is Python's True, an int; 256.0 would compare equal to 256.
+    if type(value) is not int:
+        raise TypeError(f"{what} is {json.dumps(value)}, not an integer")
+    return value
+
+
+def _check_derived_fields(raw: dict, content: ModelContent, path: Path) -> None:
     """The readable fields outside the fingerprint must say what the content gives."""
-    if "pattern_name" in raw and raw["pattern_name"] != model.pattern_name:
+    pattern_name = resolve_pattern(content.pattern)[0]
+    if "pattern_name" in raw and raw["pattern_name"] != pattern_name:
         raise ModelFileError(
             f"{path}: 'pattern_name' is {raw['pattern_name']!r} but the pattern stored is "
-            f"{model.pattern_name!r}: the file was changed after it was saved; train and save it again"
+            f"{pattern_name!r}: the file was changed after it was saved; {_HINT}"
         )
-    for k, entry in enumerate(raw.get("merges", ())):
-        if len(entry) > 2 and entry[2] != (made := _readable(model.token_bytes(256 + k))):
+    if content.merges is None:
+        return
+    made = merged_bytes(content.merges)
+    for k, entry in enumerate(raw["merges"]):
+        if len(entry) > 2 and entry[2] != (text := _readable(made[256 + k])):
             raise ModelFileError(
                 f"{path}: merge {k + 1} ({entry[0]}, {entry[1]}) is written as making {entry[2]!r}, but it "
-                f"makes {made!r}: the file was changed after it was saved; train and save it again"
+                f"makes {text!r}: the file was changed after it was saved; {_HINT}"
             )
 
 
-def save_tiktoken_ranks(model: ByteLevelBPE, path: Path) -> None:
+def save_tiktoken_ranks(path: Path, ranks: dict[bytes, int]) -> None:
     """Write tiktoken's rank format (`base64(token) rank` per line), e.g. for `load_tiktoken_bpe`."""
-    ranks = sorted(model.mergeable_ranks().items(), key=lambda item: item[1])
-    atomic_write_text(path, _tiktoken_rank_text(ranks))
+    atomic_write_text(path, tiktoken_rank_text(ranks))
 
 
-def _tiktoken_rank_text(ranks: list[tuple[bytes, int]]) -> str:
-    return "".join(f"{base64.b64encode(data).decode('ascii')} {rank}\n" for data, rank in ranks)
+def tiktoken_rank_text(ranks: dict[bytes, int]) -> str:
+    """tiktoken's rank format, one `base64(token) rank` line per token, in rank order."""
+    ordered = sorted(ranks.items(), key=lambda item: item[1])
+    return "".join(f"{base64.b64encode(data).decode('ascii')} {rank}\n" for data, rank in ordered)
 
 
 def _readable(data: bytes) -> str:

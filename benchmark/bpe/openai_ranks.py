@@ -4,6 +4,9 @@ tiktoken downloads its rank files on first use; we may not touch the network. Th
 `bpe-openai` ships the same official files (`bpe_openai/data/<name>.tiktoken.gz`), so we read them
 from there and check each against the SHA-256 that tiktoken itself pins for the download. A missing
 or altered file is an error that says which and how to fix it, never a silent fallback.
+
+What this module adds: the pinned specs of the two encodings and the parser of tiktoken's rank
+format (also used for users' rank files). What it leaves out: the encoder (tokenizer.py).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.bpe.patterns import CL100K_PATTERN, O200K_PATTERN
+from benchmark.bpe.tables import rank_limit
 from benchmark.errors import BenchmarkError
 
 
@@ -90,9 +94,11 @@ def _package_folder(package: str) -> Path:
 def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, int]:
     """Parse tiktoken's rank format: one `base64(token) rank` per line.
 
-    Refused, naming the line: a token or a rank given twice, and a table without all 256 single
-    bytes (byte-level BPE starts from them). tiktoken itself would panic on these, in Rust, at
-    load time or at the first text that needs a missing byte."""
+    Refused, naming the line: a rank that is not written in ASCII digits (`-1`, `+5`, `1_000`,
+    `5.0`), a token or a rank given twice, a rank so large that the table would be mostly holes
+    (tables.py's density rule: every rank below twice the number of ranks), and a table without
+    all 256 single bytes (byte-level BPE starts from them). tiktoken itself would panic on some of
+    these, in Rust, at load time or at the first text that needs a missing byte."""
     ranks: dict[bytes, int] = {}
     line_of_rank: dict[int, int] = {}
     for line_number, line in enumerate(data.splitlines(), start=1):
@@ -100,11 +106,17 @@ def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, in
             continue
         try:
             token_text, rank_text = line.split()
-            token, rank = base64.b64decode(token_text, validate=True), int(rank_text)
+            token = base64.b64decode(token_text, validate=True)
         except ValueError:
             raise BenchmarkError(
                 f"{source}, line {line_number}: expected '<base64 token> <rank>', got {line[:60]!r}"
             ) from None
+        if not (rank_text.isdigit() and rank_text.isascii()):  # int() would take "-1", "+5", "1_000"
+            raise BenchmarkError(
+                f"{source}, line {line_number}: rank {rank_text.decode('ascii', 'replace')[:20]!r} is not a rank "
+                "(0, 1, 2, ... in ASCII digits)"
+            )
+        rank = int(rank_text)
         if token in ranks:
             raise BenchmarkError(f"{source}, line {line_number}: token {token!r} is listed twice")
         if rank in line_of_rank:
@@ -113,6 +125,11 @@ def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, in
             )
         ranks[token] = rank
         line_of_rank[rank] = line_number
+    if ranks and (largest := max(line_of_rank)) >= rank_limit(len(ranks)):
+        raise BenchmarkError(
+            f"{source}, line {line_of_rank[largest]}: rank {largest} leaves the table too sparse: "
+            f"{len(ranks)} ranks must lie below {rank_limit(len(ranks))} (an edited or corrupt file?)"
+        )
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         shown = ", ".join(f"0x{b:02x}" for b in missing[:8]) + (", ..." if len(missing) > 8 else "")

@@ -4,6 +4,9 @@ A pattern splits text into pre-tokens (words, runs of digits, runs of spaces...)
 only inside one pre-token. The named patterns are the published ones, character for character, so
 that an encoder loaded with OpenAI's ranks gives OpenAI's ids. They need the `regex` package for the
 Unicode classes (`\\p{L}`) and the possessive quantifiers (`++`).
+
+What this module adds: the named patterns, the checks on a custom one, and the form each runs in.
+What it leaves out: what happens inside a pre-token (train.py, encode.py).
 """
 
 from __future__ import annotations

@@ -2,37 +2,46 @@
 
 The state is a few plain structures: the pre-tokenization pattern, the ordered merges (or, for a
 vocabulary imported from tiktoken, its rank table) and the special tokens. Everything else (the
-id -> bytes table, the bytes -> rank table) is rebuilt from them, never stored twice.
+id -> bytes table, the bytes -> rank table) is rebuilt from them (tables.py), never stored twice.
 
 - Base vocabulary: the 256 byte values, so every valid `str` round-trips and there is no unknown
   token. Merge k (0-based) makes token 256 + k. Special tokens take the ids after the merges.
 - Encoding: split with the pattern, then merge each pre-token by rank (see `encode.py`), with a
-  bounded cache of pre-token -> ids.
+  bounded cache of pre-token -> ids and, for non-ASCII pre-tokens, the exact shortcuts of
+  `shortcuts.py`.
 - Special tokens: their text in user input is ordinary text unless `allowed_special` lets it in.
 
-Left out on purpose: normalisation (byte-level BPE needs none), truncation, BOS/EOS.
+What this module adds: the model object, its encoder and decoder. What it leaves out: training
+(the classmethods `train`, `train_sweep`, `train_parity`, `train_parity_sweep` come from
+sweeps.py), model files (files.py), other libraries' formats (export.py), and on purpose
+normalisation (byte-level BPE needs none), truncation, BOS/EOS.
 """
 
 from __future__ import annotations
 
 import codecs
-import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from operator import index as as_int
 from pathlib import Path
 from typing import Literal
 
 import regex
 
-from benchmark.bpe.encode import LONG_PIECE_BYTES, SafeSplitter, merge_parts, merge_piece
-from benchmark.bpe.patterns import compile_pattern, execution_form, findall_of, resolve_pattern
+from benchmark.bpe.encode import LONG_PIECE_BYTES, merge_parts, merge_piece
+from benchmark.bpe.export import tiktoken_encoding, write_tokenizer_json
+from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint_of, load_model, save_model, save_tiktoken_ranks
+from benchmark.bpe.openai_ranks import load_ranks, spec
+from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
+from benchmark.bpe.shortcuts import SafeSplitter
+from benchmark.bpe.sweeps import TrainingConstructors, check_texts
+from benchmark.bpe.tables import (as_id, as_merges, as_token_id, special_token_list, tables_from_merges,
+                                  tables_from_ranks)
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
 
-class ByteLevelBPE:
+class ByteLevelBPE(TrainingConstructors):
     """A byte-level BPE: learned merges (or OpenAI's ranks), a pattern and special tokens.
 
     >>> bpe = ByteLevelBPE.train(["low lower lowest"] * 10, vocab_size=260, pattern="gpt2")
@@ -61,18 +70,19 @@ class ByteLevelBPE:
         self.name = name
         self._split = _splitter(compile_pattern(self.pattern))
         if merges is not None:
-            self.merges: list[tuple[int, int]] = [(int(a), int(b)) for a, b in merges]
-            self._vocab, self._ranks, self._left_lengths = _tables_from_merges(self.merges)
+            self.merges: list[tuple[int, int]] = as_merges(merges)
+            self._vocab, self._ranks, self._left_lengths = tables_from_merges(self.merges)
         else:
             self.merges = []
-            self._ranks = dict(ranks)
+            self._vocab, self._ranks = tables_from_ranks(ranks)
             self._left_lengths = None  # tiktoken's rule: any concatenation that is a token merges
-            self._vocab = _vocab_from_ranks(self._ranks)
         n_mergeable = len(self._vocab)
         if isinstance(special_tokens, dict):
-            self.special_tokens = dict(special_tokens)
+            special_token_list(list(special_tokens))  # every text a str
+            self.special_tokens = {text: as_id(token_id, f"the id of special token {text!r}")
+                                   for text, token_id in special_tokens.items()}
         else:
-            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(_special_token_list(special_tokens))}
+            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(special_token_list(special_tokens))}
         if len(set(self.special_tokens.values())) != len(self.special_tokens):
             raise ValueError(f"special tokens share an id: {self.special_tokens}")
         for text, token_id in self.special_tokens.items():
@@ -92,87 +102,8 @@ class ByteLevelBPE:
     # ---------------------------------------------------------------- constructors
 
     @classmethod
-    def train(
-        cls,
-        texts: Iterable[str],
-        vocab_size: int,
-        *,
-        pattern: str | None = "cl100k",
-        min_frequency: int = 2,
-        special_tokens: Sequence[str] = (),
-        progress: bool = False,
-    ) -> ByteLevelBPE:
-        """Learn merges from `texts` (any iterable of str, streamed) up to `vocab_size` tokens.
-
-        `vocab_size` counts the 256 bytes, the merges and the special tokens. Training stops early
-        when the most frequent pair occurs fewer than `min_frequency` times; `.vocab_size` then says
-        the size actually reached.
-        """
-        from benchmark.bpe.train import count_pretokens, train_merges
-
-        _check_texts(texts)
-        special_tokens = _special_token_list(special_tokens)
-        n_merges = _n_merges_for(vocab_size, len(special_tokens))
-        started = time.perf_counter()
-        _, pattern_text = resolve_pattern(pattern)
-        counts = count_pretokens(texts, compile_pattern(pattern_text))
-        merges, _ = train_merges(counts, n_merges, min_frequency=min_frequency, progress=progress)
-        model = cls(pattern=pattern, merges=merges, special_tokens=tuple(special_tokens))
-        model.train_seconds = time.perf_counter() - started
-        return model
-
-    @classmethod
-    def train_sweep(
-        cls,
-        texts: Iterable[str],
-        vocab_sizes: Sequence[int],
-        *,
-        pattern: str | None = "cl100k",
-        min_frequency: int = 2,
-        special_tokens: Sequence[str] = (),
-        progress: bool = False,
-    ) -> dict[int, tuple[ByteLevelBPE, float]]:
-        """Train once to the largest size; return each size's model and the seconds to reach it.
-
-        BPE merges are a prefix: the model at 4,096 is the first 3,840 merges of the run to 16,384
-        (same text, pattern and min_frequency), so one run gives the whole sweep, and the time to
-        reach a size is what training to that size alone would take.
-        """
-        from benchmark.bpe.train import count_pretokens, train_merges
-
-        _check_texts(texts)
-        special_tokens = _special_token_list(special_tokens)
-        sizes = sorted(set(vocab_sizes))
-        if not sizes:
-            raise ValueError("train_sweep needs at least one vocabulary size")
-        wanted = {size: _n_merges_for(size, len(special_tokens)) for size in sizes}
-        started = time.perf_counter()
-        _, pattern_text = resolve_pattern(pattern)
-        counts = count_pretokens(texts, compile_pattern(pattern_text))
-        count_seconds = time.perf_counter() - started
-        merges, seconds_at = train_merges(
-            counts,
-            max(wanted.values()),
-            min_frequency=min_frequency,
-            progress=progress,
-            checkpoints=sorted(set(wanted.values())),
-        )
-        sweep: dict[int, tuple[ByteLevelBPE, float]] = {}
-        for size, n_merges in wanted.items():
-            n = min(n_merges, len(merges))
-            reached = seconds_at.get(n)
-            if reached is None:  # stopped early (min_frequency): the whole run is the time
-                reached = seconds_at[len(merges)]
-            model = cls(pattern=pattern, merges=merges[:n], special_tokens=tuple(special_tokens))
-            model.train_seconds = count_seconds + reached
-            sweep[size] = (model, model.train_seconds)
-        return sweep
-
-    @classmethod
     def from_tiktoken(cls, name: str) -> ByteLevelBPE:
         """OpenAI's `cl100k_base` or `o200k_base`, offline (ranks from the bpe-openai package)."""
-        from benchmark.bpe.openai_ranks import load_ranks, spec
-
         encoding = spec(name)
         return cls(
             pattern=encoding.pattern,
@@ -183,22 +114,33 @@ class ByteLevelBPE:
 
     @classmethod
     def load(cls, path: str | Path) -> ByteLevelBPE:
-        """Read a model file written by `save`; refuses a wrong version or fingerprint."""
-        from benchmark.bpe.files import load_model
-
-        return load_model(cls, Path(path))
+        """Read a model file written by `save`; refuses a wrong version or fingerprint, or anything
+        that is not such a file, with a one-line ModelFileError naming the file."""
+        content = load_model(Path(path))
+        try:
+            return cls(pattern=content.pattern, merges=content.merges, ranks=content.ranks,
+                       special_tokens=content.special_tokens, name=content.name)
+        except (TypeError, ValueError) as exc:
+            raise ModelFileError(f"{path}: malformed model file ({type(exc).__name__}: {exc})") from None
 
     def save(self, path: str | Path) -> None:
         """Write the versioned JSON model file (temp file, then rename)."""
-        from benchmark.bpe.files import save_model
-
-        save_model(self, Path(path))
+        save_model(Path(path), self._content())
 
     def save_tiktoken(self, path: str | Path) -> None:
         """Write the rank table in tiktoken's format (`base64(token) rank` per line)."""
-        from benchmark.bpe.files import save_tiktoken_ranks
+        save_tiktoken_ranks(Path(path), self._ranks)
 
-        save_tiktoken_ranks(self, Path(path))
+    def save_hf(self, path: str | Path) -> None:
+        """Write a HuggingFace `tokenizer.json` that gives our ids (`Tokenizer.from_file(path)
+        .encode(text, add_special_tokens=False).ids`; see export.py). Only for merges: a rank
+        table (`from_tiktoken`) has no merge list for HF's BPE model."""
+        if not self.is_trained:
+            raise ValueError(
+                f"{self.name or 'this model'} is a tiktoken rank table, without the merge list HF's BPE "
+                "model needs; export it with save_tiktoken or to_tiktoken instead"
+            )
+        write_tokenizer_json(Path(path), pattern=self.pattern, merges=self.merges, special_tokens=self.special_tokens)
 
     # ---------------------------------------------------------------- encoding
 
@@ -250,7 +192,7 @@ class ByteLevelBPE:
         self, texts: Iterable[str], *, allowed_special: Literal["all"] | Collection[str] = ()
     ) -> list[list[int]]:
         """`encode` over many texts (one thread: the cache is shared between them)."""
-        _check_texts(texts)
+        check_texts(texts)
         return [self.encode(text, allowed_special=allowed_special) for text in texts]
 
     def _encode_piece(self, piece: str) -> list[int]:
@@ -340,10 +282,8 @@ class ByteLevelBPE:
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token."""
         vocab = self._vocab
-        try:
-            token_id = as_int(token_id)  # an int, or an int-like such as numpy's int64
-        except TypeError:
-            raise TypeError(f"token ids are ints, got {type(token_id).__name__} {token_id!r}") from None
+        if type(token_id) is not int:
+            token_id = as_token_id(token_id)
         if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
             return data
         try:
@@ -372,10 +312,14 @@ class ByteLevelBPE:
     def fingerprint(self) -> str:
         """SHA-256 over the canonical content: pattern, merges (or ranks), special tokens."""
         if self._fingerprint is None:
-            from benchmark.bpe.files import fingerprint
-
-            self._fingerprint = fingerprint(self)
+            self._fingerprint = fingerprint_of(self._content())
         return self._fingerprint
+
+    def _content(self) -> ModelContent:
+        """What a model file holds (files.py knows nothing of this class)."""
+        return ModelContent(pattern=self.pattern, special_tokens=dict(self.special_tokens), name=self.name,
+                            merges=self.merges if self.is_trained else None,
+                            ranks=None if self.is_trained else self._ranks)
 
     def mergeable_ranks(self) -> dict[bytes, int]:
         """token bytes -> id for every non-special token (tiktoken's `mergeable_ranks`)."""
@@ -386,31 +330,13 @@ class ByteLevelBPE:
 
         A named pattern gives our ids exactly. A custom regex runs in tiktoken's Rust regex
         engine, whose syntax differs from the `regex` package's in places (POSIX classes such as
-        `[[:alpha:]]`, for one): check its ids on your text. A pattern that matches the empty
-        string on a probe text is refused, as tiktoken panics on one (a pattern that does so only
-        next to characters the probe lacks still gets through)."""
-        import tiktoken
-
-        if self.pattern is None:
-            pat_str = r"(?s:.+)"
-        elif self.pattern_name == "custom":
-            pat_str = execution_form(self.pattern)
-            # Every printable ASCII character after every other one, and some letters of other
-            # scripts: a pattern that matches empty text only next to some character shows here.
-            ascii_text = "".join(map(chr, range(32, 127))) + "\t\n\r"
-            probe = "".join(a + b for a in ascii_text for b in ascii_text) + " éЖ日本한 "
-            if "" in self._split(probe) or regex.compile(pat_str).fullmatch(""):
-                raise ValueError(
-                    f"pattern {self.pattern!r} can match the empty string, which tiktoken cannot run; "
-                    "make every match hold at least one character (+ rather than *)"
-                )
-        else:
-            pat_str = self.pattern
-        return tiktoken.Encoding(
+        `[[:alpha:]]`, for one): check its ids on your text. A pattern that can match the empty
+        string is refused (tiktoken panics on one; see `export.tiktoken_encoding`)."""
+        return tiktoken_encoding(
             name=self.name or f"bpe-{self.pattern_name}-{self.vocab_size}",
-            pat_str=pat_str,
-            mergeable_ranks=self.mergeable_ranks(),
-            special_tokens=dict(self.special_tokens),
+            pattern=self.pattern,
+            ranks=self.mergeable_ranks(),
+            special_tokens=self.special_tokens,
         )
 
     def __repr__(self) -> str:
@@ -455,84 +381,17 @@ class StreamingDecoder:
 # -------------------------------------------------------------------- plumbing
 
 
-def _n_merges_for(vocab_size: int, n_special: int) -> int:
-    if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
-        raise TypeError(f"vocab_size must be an int, got {vocab_size!r}")
-    n_merges = vocab_size - 256 - n_special
-    if n_merges < 0:
-        raise ValueError(
-            f"vocab_size {vocab_size} is below the 256 byte tokens plus {n_special} special tokens; "
-            f"use at least {256 + n_special}"
-        )
-    return n_merges
-
-
 def _splitter(compiled: regex.Pattern[str] | None):
     if compiled is None:
         return lambda text: [text] if text else []
     return findall_of(compiled)
 
 
-def _tables_from_merges(
-    merges: list[tuple[int, int]],
-) -> tuple[list[bytes | None], dict[bytes, int], dict[bytes, int]]:
-    vocab: list[bytes | None] = [bytes([b]) for b in range(256)]
-    left_lengths: dict[bytes, int] = {}
-    for k, (left, right) in enumerate(merges):
-        new_id = 256 + k
-        if not (0 <= left < new_id and 0 <= right < new_id):
-            raise ValueError(f"merge {k + 1} ({left}, {right}) uses an id not made before it (< {new_id})")
-        data = vocab[left] + vocab[right]
-        if data in left_lengths or len(data) == 1:
-            raise ValueError(f"merge {k + 1} ({left}, {right}) makes {data!r}, which is already a token")
-        left_lengths[data] = len(vocab[left])
-        vocab.append(data)
-    ranks = {data: i for i, data in enumerate(vocab)}
-    return vocab, ranks, left_lengths
-
-
-def _vocab_from_ranks(ranks: dict[bytes, int]) -> list[bytes | None]:
-    if not ranks:
-        raise ValueError("an empty rank table")
-    vocab: list[bytes | None] = [None] * (max(ranks.values()) + 1)
-    for data, rank in ranks.items():
-        if rank < 0 or vocab[rank] is not None:
-            raise ValueError(f"rank {rank} is negative or used twice in the rank table")
-        vocab[rank] = data
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        raise ValueError(f"the rank table lacks single-byte tokens (e.g. {missing[:5]}); it cannot encode every text")
-    return vocab
-
-
-def _check_texts(texts: object) -> None:
-    # A str is an iterable of str too: training on it would learn from its single characters.
-    if isinstance(texts, (str, bytes)):
-        raise TypeError(
-            f"texts must be an iterable of str (one per line or document), got a {type(texts).__name__}; "
-            "wrap it in a list: [text]"
-        )
-
-
-def _special_token_list(special_tokens: Sequence[str]) -> list[str]:
-    """The special tokens as a list of distinct str (their ids follow this order)."""
-    if isinstance(special_tokens, str):
-        raise TypeError(f"special_tokens is a sequence of str, got the str {special_tokens!r}; write [{special_tokens!r}]")
-    tokens = list(special_tokens)
-    for token in tokens:
-        if not isinstance(token, str):
-            raise TypeError(f"a special token must be a str, got {type(token).__name__} {token!r}")
-    repeated = sorted({token for token in tokens if tokens.count(token) > 1})
-    if repeated:
-        raise ValueError(f"special tokens listed twice: {repeated}")
-    return tokens
-
-
 def _surrogate_error(text: str) -> ValueError:
-    for index, char in enumerate(text):
+    for position, char in enumerate(text):
         if 0xD800 <= ord(char) <= 0xDFFF:
             return ValueError(
-                f"text has a lone surrogate U+{ord(char):04X} at index {index}, which UTF-8 cannot "
+                f"text has a lone surrogate U+{ord(char):04X} at index {position}, which UTF-8 cannot "
                 "encode; fix the input, e.g. text.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace') "
                 "(joins a surrogate pair split in two, replaces a lone one with U+FFFD)"
             )

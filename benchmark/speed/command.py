@@ -119,8 +119,7 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
     textbook = measure_textbook(corpus)
     print(f"\n### Against the textbook encoder (bpe/cl100k-{TEXTBOOK_VOCAB_SIZE} trained on dev; "
           f"first {TEXTBOOK_LINES} devtest lines)\n", file=out)
-    print(format_textbook(textbook) if textbook else "not measured: tests/bpe_reference.py is not here "
-          "(run from a checkout)", file=out)
+    print(format_textbook(textbook), file=out)
     print(file=out)
     _print_training(corpus, options.vocab_sizes, TRAINING_REPEATS, out, heading="###")
     return status

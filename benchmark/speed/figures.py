@@ -4,24 +4,21 @@ textbook encoder.
 - Scaling: one `encode("a" * n)` per size with an empty cache; one long pre-token is the worst
   case of a merge loop, and the target is at most 15x the time per 10x the length.
 - Textbook factor: our encoder against the plain one that replays every merge in order on every
-  pre-token (tests/bpe_reference.py), on a model trained on the dev split. The two must give the
+  pre-token (benchmark/bpe/reference.py), on a model trained on the dev split. The two must give the
   same ids; the factor is the textbook time over ours.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 from benchmark.errors import BenchmarkError
 from benchmark.speed.ratios import ENCODING, LanguageTexts
 from benchmark.timing import measure_throughput
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 SCALING_SIZES = (10_000, 100_000, 1_000_000)
 SCALING_REPEATS = 3
 TEXTBOOK_VOCAB_SIZE = 4096
@@ -67,31 +64,17 @@ class TextbookRow:
         return self.textbook_seconds / self.ours_seconds
 
 
-def textbook_reference() -> Callable | None:
-    """`reference_encode` from tests/bpe_reference.py (a checkout only; None when not there)."""
-    path = REPO_ROOT / "tests" / "bpe_reference.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("_bpe_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.reference_encode
-
-
 def measure_textbook(corpus: Sequence[LanguageTexts], *, vocab_size: int = TEXTBOOK_VOCAB_SIZE,
                      n_lines: int = TEXTBOOK_LINES) -> list[TextbookRow]:
     """Our encoder against the textbook one (replay every merge in order) on a model we trained.
 
     The model is trained to `vocab_size` on the dev split of every language; the timed text is
     the first `n_lines` devtest lines (the textbook encoder is too slow for the whole file).
-    Empty when the reference is not available (an installed package has no tests/).
     """
     from benchmark.bpe import ByteLevelBPE
     from benchmark.bpe.patterns import compile_pattern
+    from benchmark.bpe.reference import reference_encode
 
-    reference_encode = textbook_reference()
-    if reference_encode is None:
-        return []
     model = ByteLevelBPE.train([t for texts in corpus for t in texts.dev], vocab_size)
     pattern = compile_pattern(model.pattern)
     rows = []
