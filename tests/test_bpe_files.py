@@ -165,15 +165,15 @@ def test_a_path_that_is_not_a_regular_file_is_named_as_what_it_is(tmp_path, kind
     path = tmp_path / "model.json"
     if kind == "folder":
         path.mkdir()
-        expected = "is a folder, not model file"
+        expected = "is a folder, not a model file"
     elif kind == "fifo":
         if not hasattr(os, "mkfifo"):
             pytest.skip("no FIFOs on this system")
         os.mkfifo(path)  # reading it would wait for a writer for ever
-        expected = r"is a FIFO \(named pipe\), not model file"
+        expected = r"is a FIFO \(named pipe\), not a model file"
     elif kind == "broken link":
         path.symlink_to(tmp_path / "gone.json")
-        expected = "is a broken symbolic link, not model file"
+        expected = "is a broken symbolic link, not a model file"
     else:
         expected = "no such model file"
     refused(path, expected)

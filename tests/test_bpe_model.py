@@ -387,7 +387,7 @@ def test_the_fix_suggested_for_a_lone_surrogate_works():
 
 
 def test_load_names_a_folder_a_wrong_field_type_and_the_version(tmp_path):
-    with pytest.raises(ModelFileError, match="is a folder, not model file"):
+    with pytest.raises(ModelFileError, match="is a folder, not a model file"):
         ByteLevelBPE.load(tmp_path)
     model = ByteLevelBPE.train(["low lower lowest"] * 5, 270, special_tokens=["<pad>"])
     model.save(tmp_path / "m.json")
