@@ -23,7 +23,7 @@ EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 def _config(args: argparse.Namespace, **fixed):
     """The run options shared by run, train and encode, as a RunConfig (`fixed` for verbs that
     lack an option)."""
-    names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "corpus", "train_corpus",
+    names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "train_mixes", "corpus", "train_corpus",
              "max_sentences", "repeats", "cache_dir", "retrain")
     values = {name: getattr(args, name, None) for name in names}
     values["tokenizer_files"] = getattr(args, "tokenizer_file", ())
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     from benchmark.adapters import DEFAULT_VOCAB_SIZES
     from benchmark.adapters.openai_tiktoken import rank_file_patterns
     from benchmark.executors import EXECUTORS
+    from benchmark.mixes import BUILT_IN, DEFAULT_MIXES
     from benchmark.plan import QUICK_SENTENCES, QUICK_VOCAB_SIZES, TIMED_REPEATS
 
     def sizes(values: Sequence[int]) -> str:
@@ -95,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
                             f"--quick {sizes(QUICK_VOCAB_SIZES)})")
         p.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS",
                        help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
+        p.add_argument("--train-mix", dest="train_mixes", action="append", metavar="MIX",
+                       help=f"a training mix of our BPE, repeatable: {', '.join(BUILT_IN)} or shares of the "
+                            f"training bytes like 'eng=9,*=1' (default: {', '.join(DEFAULT_MIXES)})")
         p.add_argument("--train-corpus", type=argtypes.folder, metavar="DIR",
                        help="train on this corpus's dev split (default: the bundled FLORES-200)")
         p.add_argument("--max-sentences", type=argtypes.positive_int, metavar="N",
@@ -212,18 +216,23 @@ def _add_speed_parser(verbs) -> None:
                         help="only the ratios: skip scaling, textbook and training figures (quicker)")
     figure.add_argument("--training", action="store_true",
                         help="only training time, ours against HuggingFace tokenizers, on the dev split")
+    figure.add_argument("--parity", action="store_true",
+                        help="only parity-aware training against standard training: time, peak memory, devtest tokens")
     figure.add_argument("--instructions", action="store_true",
                         help="only the unseen ratio counted in CPU instructions under valgrind's callgrind (minutes)")
     speed.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, default=training.TRAINING_VOCAB_SIZES,
                        metavar="SIZES", help="vocabulary sizes of the training figure "
                                              f"(default {','.join(map(str, training.TRAINING_VOCAB_SIZES))})")
+    speed.add_argument("--train-mix", metavar="MIX",
+                       help="with --parity: train both on this mix (e.g. english-heavy; default balanced)")
     speed.add_argument("--jobs", type=argtypes.positive_int, default=instructions.INSTRUCTION_JOBS, metavar="N",
                        help="valgrind runs at a time with --instructions (default %(default)s)")
     speed.set_defaults(handler=lambda a: run_speed(SpeedOptions(
         check=a.check, update_baseline=a.update_baseline, baseline=a.baseline, tolerance=a.tolerance,
         figure_tolerance=a.figure_tolerance, repeats=a.repeats, languages=tuple(a.languages),
         corpus_dir=a.corpus_dir, max_lines=a.max_lines, clock=a.clock, ratios_only=a.ratios_only,
-        training=a.training, instructions=a.instructions, vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs)))
+        training=a.training, instructions=a.instructions, parity=a.parity, train_mix=a.train_mix,
+        vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

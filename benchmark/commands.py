@@ -26,6 +26,7 @@ EXIT_OK, EXIT_SOME_FAILED = 0, 1
 
 def make_config(*, quick: bool = False, languages: Sequence[str] | None = None, reference: str | None = None,
                 vocab_sizes: Sequence[int] | None = None, tokenizers: Sequence[str] | None = None,
+                train_mixes: Sequence[str] | None = None,
                 tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
                 corpus: Path | None = None, train_corpus: Path | None = None, max_sentences: int | None = None,
                 repeats: int | None = None, cache_dir: Path | None = None, retrain: bool = False):
@@ -37,6 +38,7 @@ def make_config(*, quick: bool = False, languages: Sequence[str] | None = None, 
         "reference": reference,
         "vocab_sizes": tuple(vocab_sizes) if vocab_sizes else None,
         "tokenizers": tuple(tokenizers) if tokenizers else None,
+        "train_mixes": tuple(train_mixes) if train_mixes else None,
         "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
         "tokenizer_file_pattern": tokenizer_file_pattern,
         "corpus_dir": Path(corpus) if corpus else None,
@@ -159,18 +161,23 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
 
 def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Train the trained tokenizers into the cache (and `save_dir`, if given); print a table."""
-    from benchmark.adapters import PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, select_ids
+    from benchmark.adapters import (
+        PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, select_ids, trained_families,
+    )
+    from benchmark.mixes import parse_mixes
     from benchmark.plan import plan_training
 
     out = out or sys.stdout
-    ids = [i for i in select_ids(config.tokenizers, config.vocab_sizes) if i not in PRETRAINED]
+    mixes = parse_mixes(config.train_mixes)
+    ids = [i for i in select_ids(config.tokenizers, config.vocab_sizes, mixes=mixes) if i not in PRETRAINED]
     if not ids:
         raise BenchmarkError("nothing to train: --tokenizers selects only pretrained tokenizers")
     _check_cache_writable(config.cache_dir)
     training = plan_training(config)
     cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
                           enabled=not config.retrain)
-    built = build_tokenizers(ids, training, cache, on_step=lambda label: print(label, file=sys.stderr))
+    built = build_tokenizers(ids, training, cache, families=trained_families(mixes),
+                             on_step=lambda label: print(label, file=sys.stderr))
     print(f"{'tokenizer':<28} {'vocab_size':>10} {'train_seconds':>13}  status", file=out)
     for tokenizer in built:
         if isinstance(tokenizer, Skipped):
@@ -189,9 +196,10 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
     is one line naming why."""
     from benchmark.adapters import (
         PRETRAINED, Skipped, TrainingCache, build_tokenizers, check_tokenizer_files, default_cache_dir, file_id,
-        load_tokenizer_file, select_ids,
+        load_tokenizer_file, select_ids, trained_families,
     )
     from benchmark.errors import one_line
+    from benchmark.mixes import parse_mixes
     from benchmark.plan import plan_training
 
     out = out or sys.stdout
@@ -206,13 +214,15 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
         ) from None
     check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
     files = {file_id(p): Path(p) for p in config.tokenizer_files}
-    ids = select_ids(config.tokenizers, config.vocab_sizes, list(files))
+    mixes = parse_mixes(config.train_mixes)
+    ids = select_ids(config.tokenizers, config.vocab_sizes, list(files), mixes=mixes)
     # The user's files before any training: a damaged one fails in seconds.
     from_files = {i: load_tokenizer_file(files[i], pattern=config.tokenizer_file_pattern) for i in ids if i in files}
     library_ids = [i for i in ids if i not in files]
     training = plan_training(config) if any(i not in PRETRAINED for i in library_ids) else None
     cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir())
-    built = dict(zip(library_ids, build_tokenizers(library_ids, training, cache))) if library_ids else {}
+    built = dict(zip(library_ids, build_tokenizers(library_ids, training, cache, families=trained_families(mixes)))
+                 ) if library_ids else {}
     built.update(from_files)
     width = max((len(i) for i in ids), default=0)
     status = EXIT_OK
@@ -235,15 +245,15 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
 
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
-    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TRAINED, TrainingCache, default_cache_dir
+    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TrainingCache, default_cache_dir, trained_families
     from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, load_corpus
 
     out = out or sys.stdout
     root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
     loaded = load_corpus(root)  # first: a bad folder is an error, not a listing cut short
     print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
-    entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split")
-               for family in TRAINED]
+    entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split"
+                + (f" ({family.mix.description})" if family.mix else "")) for family in trained_families()]
     entries += [(tokenizer_id, "pretrained, offline") for tokenizer_id in PRETRAINED]
     entries.append(("file/<name>", "--tokenizer-file: HF tokenizer.json, SentencePiece .model, tiktoken ranks, "
                                    "our model JSON"))

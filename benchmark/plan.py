@@ -26,11 +26,13 @@ from typing import Any, Sequence
 
 from benchmark.adapters import (
     DEFAULT_VOCAB_SIZES,
+    TrainedFamily,
     TrainingText,
     check_tokenizer_files,
     file_id,
     is_trained_id,
     select_ids,
+    trained_families,
 )
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
@@ -42,6 +44,7 @@ from benchmark.corpora import (
     load_corpus,
 )
 from benchmark.errors import BenchmarkError
+from benchmark.mixes import DEFAULT_MIXES, TrainingMix, parse_mixes
 
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
@@ -75,6 +78,7 @@ class RunConfig:
     train_corpus_dir: Path | None = None  # None: the bundled FLORES-200
     max_sentences: int | None = None  # cap on lines per language (training and measuring)
     repeats: int = TIMED_REPEATS
+    train_mixes: tuple[str, ...] = DEFAULT_MIXES  # our BPE's training mixes (benchmark/mixes.py)
     cache_dir: Path | None = None  # None: default_cache_dir()
     retrain: bool = False
     quick: bool = False
@@ -101,6 +105,8 @@ class Plan:
     warm_texts: dict[str, tuple[str, ...]]
     warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
     training: TrainingText
+    mixes: tuple[TrainingMix, ...]  # our BPE's training mixes
+    families: tuple[TrainedFamily, ...]  # the trained families, ours in each mix first
     tokenizer_ids: tuple[str, ...]
     trains: bool  # whether any tokenizer of the run is trained by this program
     # measured language -> how many of its measured lines occur, word for word, in the training text
@@ -200,7 +206,9 @@ def plan_run(config: RunConfig) -> Plan:
     load_languages, reference = resolve_languages(root, config.languages, config.reference)
     # Seconds, not minutes: a missing or unreadable tokenizer file fails before any corpus is read.
     check_tokenizer_files(config.tokenizer_files, pattern=config.tokenizer_file_pattern)
-    ids = tuple(select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files]))
+    mixes = parse_mixes(config.train_mixes)
+    ids = tuple(select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files],
+                           mixes=mixes))
     trains = any(is_trained_id(i) for i in ids)
     corpus = load_corpus(root, load_languages)
     languages = corpus.languages
@@ -250,7 +258,7 @@ def plan_run(config: RunConfig) -> Plan:
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
         train_languages=train_languages, train_language_of={code: counterpart.get(code) for code in languages},
         measure_texts=measure_texts, timed_texts=timed_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
-        tokenizer_ids=ids, trains=trains, n_measured_in_training=n_measured_in_training,
+        mixes=mixes, families=trained_families(mixes), tokenizer_ids=ids, trains=trains, n_measured_in_training=n_measured_in_training,
     )
 
 

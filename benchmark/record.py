@@ -48,6 +48,16 @@ class TimingSettings:
 
 
 @dataclass(frozen=True)
+class MixSettings:
+    """One training mix of our BPE, as the run applied it (benchmark/mixes.py)."""
+
+    description: str
+    parity: bool
+    weights: dict[str, int]  # language -> the integer its pre-token counts were multiplied by (0: left out)
+    byte_shares: dict[str, float]  # language -> its share of the weighted training bytes
+
+
+@dataclass(frozen=True)
 class CountingSettings:
     """Where the sentences were counted (the counts do not depend on it)."""
 
@@ -96,6 +106,7 @@ class RunSettings:
     max_share_measured_in_training: float | None = None
     train_share: str | None = None
     n_train_lines_per_language: int | None = None
+    train_mixes: dict[str, MixSettings] | None = None  # our BPE's training mixes, by name
     training_text_sha256: str | None = None
     max_sentences: int | None = None
     encode: str | None = None

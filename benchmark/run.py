@@ -34,13 +34,14 @@ from benchmark.adapters import (
 )
 from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name
 from benchmark.errors import one_line
-from benchmark.executors import Executor, count_slices, count_tasks, merge_results, run_count_task, share_adapters
+from benchmark.executors import TASK_LINES, Executor, count_slices, count_tasks, merge_results, run_count_task, share_adapters
 from benchmark.measure import Counts, build_row, choose_example_line, skipped_row, time_language, unmeasured_row
 from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, TIMED_BYTES, TIMED_SENTENCES, Plan, RunConfig, display_path
 from benchmark.progress import Progress, progress_display
 from benchmark.record import (
     CountingSettings,
     MachineInfo,
+    MixSettings,
     PremiumSettings,
     RunRecord,
     RunSettings,
@@ -73,7 +74,8 @@ def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = 
         if executor.n_workers > 1 and executor.same_machine:
             # The families train side by side, into the cache; the build below reads them from it.
             step = progress.task(f"training ({executor.n_workers} workers)", total=None)
-            executor.map(run_train_task, train_tasks(plan.tokenizer_ids, plan.training, cache))
+            counts = _pretoken_counts(plan, cache, executor)
+            executor.map(run_train_task, train_tasks(plan.tokenizer_ids, plan.training, cache, plan.families, counts))
             progress.finish(step)
             cache = dataclasses.replace(cache, enabled=True)  # with --retrain, the models just trained
         tokenizers = _build(plan, cache, from_files, progress)
@@ -103,6 +105,30 @@ class _PhaseClock:
         self._last = now
 
 
+def _pretoken_counts(plan: Plan, cache: TrainingCache, executor: Executor) -> dict[str, dict[bytes, int]] | None:
+    """Our BPE's pre-token counts per training language, counted in the workers, one task per
+    slice of a language and added up per language (addition of counts does not depend on their
+    order, so the merges equal the serial trainer's); None when every mix is cached."""
+    from benchmark.adapters import inhouse
+
+    needed = [f for f in plan.families if f.mix is not None and f.sizes_in(plan.tokenizer_ids)
+              and (not cache.enabled or not inhouse.is_cached(plan.training, f.mix, f.sizes_in(plan.tokenizer_ids), cache))]
+    if not needed:
+        return None
+    slices = [{code: lines[start:start + TASK_LINES]} for code, lines in plan.training.lines.items()
+              for start in range(0, len(lines), TASK_LINES)]
+    counts: dict[str, dict[bytes, int]] = {}
+    for part in executor.map(inhouse.count_pretokens_by_language, slices):
+        for code, table in part.items():
+            if code not in counts:
+                counts[code] = table
+                continue
+            added = counts[code]
+            for data, n in table.items():
+                added[data] = added.get(data, 0) + n
+    return counts
+
+
 def _load_files(config: RunConfig, progress: Progress) -> dict[str, Adapter]:
     """The user's tokenizer files (`--tokenizer-file`), by id."""
     loaded = {}
@@ -118,7 +144,7 @@ def _build(plan: Plan, cache: TrainingCache, from_files: dict[str, Adapter],
     user's files loaded before."""
     step = progress.task("training and loading tokenizers", total=None)
     others = [i for i in plan.tokenizer_ids if i not in from_files]
-    built = dict(zip(others, build_tokenizers(others, plan.training, cache,
+    built = dict(zip(others, build_tokenizers(others, plan.training, cache, families=plan.families,
                                               on_step=lambda label: progress.update(step, label))))
     built.update(from_files)
     progress.update(step, f"{len(built)} tokenizers ready")
@@ -272,6 +298,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         max_share_measured_in_training=MAX_SHARE_MEASURED_IN_TRAINING,
         train_share="equal number of lines per language (parallel lines: the same content in each)",
         n_train_lines_per_language=len(plan.training.texts) // max(1, len(plan.train_languages)),
+        train_mixes=_mix_settings(plan),
         training_text_sha256=plan.training.sha256,
         max_sentences=config.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
@@ -298,6 +325,23 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         # The training languages too: the report names them, and some are not measured.
         language_names={code: language_name(code) for code in (*plan.languages, *plan.train_languages)},
     )
+
+
+def _mix_settings(plan: Plan) -> dict[str, MixSettings] | None:
+    """The training mixes of the families this run trained, with the shares they came to."""
+    used = [f.mix for f in plan.families if f.mix is not None and f.sizes_in(plan.tokenizer_ids)]
+    if not used:
+        return None
+    n_bytes = {code: sum(len(line.encode("utf-8")) for line in lines) for code, lines in plan.training.lines.items()}
+    settings = {}
+    for mix in used:
+        if mix.unavailable_reason(plan.training.languages) is not None:
+            continue
+        weights = mix.weights(plan.training.lines)
+        total = sum(weights[code] * n_bytes[code] for code in weights) or 1
+        settings[mix.name] = MixSettings(description=mix.description, parity=mix.parity, weights=weights,
+                                         byte_shares={code: weights[code] * n_bytes[code] / total for code in weights})
+    return settings
 
 
 def _timing_settings(config: RunConfig, plan: Plan) -> TimingSettings:

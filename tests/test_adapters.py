@@ -147,12 +147,12 @@ def test_sizes_below_the_alphabet_are_skipped_with_a_reason(built):
     assert isinstance(sp, Skipped) and f"vocab_size {SMALL} is below" in sp.reason
     assert isinstance(wp, Skipped) and "WordPiece alphabet" in wp.reason
     # Byte-level families hold any size above 256.
-    assert isinstance(built[f"bpe/cl100k-{SMALL}"], Adapter)
+    assert isinstance(built[f"bpe/balanced-{SMALL}"], Adapter)
     assert built[f"hf/bpe-{SMALL}"].vocab_size == SMALL
 
 
 def test_our_bpe_sweep_is_a_prefix_and_times_grow(built):
-    small, large = built[f"bpe/cl100k-{SMALL}"], built[f"bpe/cl100k-{SIZE}"]
+    small, large = built[f"bpe/balanced-{SMALL}"], built[f"bpe/balanced-{SIZE}"]
     assert small.model.merges == large.model.merges[: len(small.model.merges)]
     assert 0 < small.train_seconds <= large.train_seconds
 
@@ -160,7 +160,7 @@ def test_our_bpe_sweep_is_a_prefix_and_times_grow(built):
 def test_cache_is_reused_and_retrain_trains_again(training, cache_dir, built, monkeypatch):
     from benchmark.bpe import ByteLevelBPE
 
-    ids = [f"bpe/cl100k-{SIZE}", f"sentencepiece/unigram-{SIZE}", f"hf/wordpiece-{SIZE}", f"hf/bpe-{SIZE}"]
+    ids = [f"bpe/balanced-{SIZE}", f"sentencepiece/unigram-{SIZE}", f"hf/wordpiece-{SIZE}", f"hf/bpe-{SIZE}"]
 
     def no_training(*args, **kwargs):
         raise AssertionError("trained although the cache has the model")
@@ -194,7 +194,7 @@ def test_cache_is_reused_and_retrain_trains_again(training, cache_dir, built, mo
 def test_a_damaged_cached_model_is_trained_again(training, tmp_path):
     # A truncated model file made SentencePiece and HF raise from their loaders; now it is a miss.
     cache = TrainingCache(tmp_path)
-    ids = [f"sentencepiece/unigram-{SIZE}", f"hf/bpe-{SMALL}", f"bpe/cl100k-{SMALL}"]
+    ids = [f"sentencepiece/unigram-{SIZE}", f"hf/bpe-{SMALL}", f"bpe/balanced-{SMALL}"]
     first = {t.id: t.fingerprint for t in build_tokenizers(ids, training, cache)}
     models = [p for p in tmp_path.rglob("*") if p.name.endswith((".model", ".tokenizer.json", ".bpe.json"))]
     assert len(models) == 3, models
@@ -230,7 +230,7 @@ def test_cache_key_changes_with_the_training_text(training, tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))  # atomic writes leave nothing behind
 
 
-@pytest.mark.parametrize("tokenizer_id", [f"bpe/cl100k-{SIZE}", f"hf/bpe-{SIZE}", f"hf/wordpiece-{SIZE}",
+@pytest.mark.parametrize("tokenizer_id", [f"bpe/balanced-{SIZE}", f"hf/bpe-{SIZE}", f"hf/wordpiece-{SIZE}",
                                           f"sentencepiece/unigram-{SIZE}", "tiktoken/o200k_base",
                                           "bpe_openai/cl100k_base"])
 def test_save_then_load_as_a_user_file(built, tmp_path, tokenizer_id):
@@ -247,7 +247,7 @@ def test_save_then_load_as_a_user_file(built, tmp_path, tokenizer_id):
 
 
 def test_our_bpe_ranks_load_as_a_tiktoken_rank_file(built, tmp_path):
-    bpe = built[f"bpe/cl100k-{SIZE}"]
+    bpe = built[f"bpe/balanced-{SIZE}"]
     ranks = bpe.model.mergeable_ranks()
     (tmp_path / "ranks.tiktoken").write_bytes(
         b"".join(base64.b64encode(token) + b" " + str(rank).encode() + b"\n"
@@ -319,18 +319,21 @@ def test_our_bpe_cache_key_follows_the_trainer_source_and_pattern_text(training,
     import hashlib
 
     from benchmark.adapters import inhouse
-    from benchmark.bpe import PATTERNS, train
+    from benchmark.bpe import PATTERNS, parity, patterns, sweeps, tables, train
 
     settings = inhouse.cache_settings("cl100k", 300)
     assert settings["pattern_text"] == PATTERNS["cl100k"]
-    assert settings["trainer_sha256"] == hashlib.sha256(Path(train.__file__).read_bytes()).hexdigest()
+    # Every module whose code decides the merges is in the key, so editing any of them retrains.
+    sources = b"".join(Path(m.__file__).read_bytes() for m in (train, parity, sweeps, tables, patterns))
+    assert settings["trainer_sha256"] == hashlib.sha256(sources).hexdigest()
+    assert inhouse.cache_settings("cl100k", 300, weights={"eng": 9}) != settings  # and the mix
     cache = TrainingCache(tmp_path)
     small = TrainingText.of({"all": training.texts[:50]})
-    build_tokenizers(["bpe/cl100k-300"], small, cache)
-    build_tokenizers(["bpe/cl100k-300"], small, cache)
+    build_tokenizers(["bpe/balanced-300"], small, cache)
+    build_tokenizers(["bpe/balanced-300"], small, cache)
     assert len(list(tmp_path.rglob("*.bpe.json"))) == 1  # the same trainer reuses the model
     monkeypatch.setattr(inhouse, "trainer_digest", lambda: "an edited train.py")
-    build_tokenizers(["bpe/cl100k-300"], small, cache)
+    build_tokenizers(["bpe/balanced-300"], small, cache)
     assert len(list(tmp_path.rglob("*.bpe.json"))) == 2  # an edited trainer trains again
 
 

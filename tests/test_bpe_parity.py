@@ -261,41 +261,6 @@ def test_parity_aware_training_evens_out_the_languages_token_counts(dev_by_langu
     assert parity_worst < standard_worst
 
 
-def test_the_timing_command_prints_both_trainers(tmp_path, capsys):
-    from benchmark.bpe import parity_timing
-
-    for language in LANGUAGES[:2]:
-        (tmp_path / f"{language}.dev").write_text("\n".join(lines(language, n_lines=20)), encoding="utf-8")
-        (tmp_path / f"{language}.devtest").write_text("\n".join(lines(language, "devtest", 5)), encoding="utf-8")
-    dev, devtest = sorted(map(str, tmp_path.glob("*.dev"))), sorted(map(str, tmp_path.glob("*.devtest")))
-    assert parity_timing.main(["--vocab-size", "300", "--repeats", "1", *dev, "--count-on", *devtest]) == 0
-    timing, table = capsys.readouterr().out.split("tokens on eng_Latn.devtest, spa_Latn.devtest")
-    assert "vocab 300, median of 1 interleaved repeats" in timing
-    assert timing.count("| standard |") == timing.count("| parity |") == 1 and "| parity / standard |" in timing
-    model = ByteLevelBPE.train_parity({language: lines(language, n_lines=20) for language in LANGUAGES[:2]}, 300)
-    n_english = sum(len(model.encode(text)) for text in lines("eng_Latn", "devtest", 5))
-    assert "| language | standard | parity |" in table and "| eng_Latn | " in table
-    assert table.split("| eng_Latn | ")[1].split(" |")[1].strip() == f"{n_english:,}"
-
-
-def test_the_timing_command_trains_a_mix_with_an_unweighted_parity_text(tmp_path, capsys):
-    from benchmark.bpe import parity_timing
-
-    texts = {language: lines(language, n_lines=30) for language in LANGUAGES[:3]}
-    weights = parity_timing.mix_weights(texts, "eng_Latn", 0.9)
-    n_bytes = {language: sum(len(text.encode()) for text in lines_) for language, lines_ in texts.items()}
-    total = sum(weights[language] * n_bytes[language] for language in texts)
-    assert all(isinstance(weight, int) for weight in weights.values()) and min(weights.values()) == 1000
-    assert abs(weights["eng_Latn"] * n_bytes["eng_Latn"] / total - 0.9) < 1e-3
-    assert abs(weights["spa_Latn"] * n_bytes["spa_Latn"] / total - 0.05) < 1e-3
-    row = parity_timing.compare_training(texts, 400, repeats=1, mix=("eng_Latn", 0.9))
-    counts = {language: count_pretokens(lines_, "cl100k") for language, lines_ in texts.items()}
-    weighted = {language: {data: weights[language] * n for data, n in table.items()} for language, table in counts.items()}
-    assert row["models"]["parity"].merges == train_parity_merges(weighted, 144, parity_counts_by_language=counts)[0]
-    with pytest.raises(ValueError, match="--mix names one of"):
-        parity_timing.mix_weights(texts, "xxx_Latn", 0.9)
-
-
 def test_weights_change_no_parity_aware_merge_when_the_parity_text_is_unweighted():
     """A weight multiplies every pair count of its language alike, so its best pair stays the
     same; the language chosen depends on the parity text alone. (Only the global phase and

@@ -39,14 +39,14 @@ def test_quick_sets_sizes_and_sentences():
 def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
     output = tmp_path / "out"
     code = main(["run", "--corpus", str(DATA / "tiny_corpus"), "--train-corpus", str(DATA / "tiny_split"),
-                 "--vocab-sizes", "260", "--tokenizers", "bpe/*,tiktoken/o200k_base", "--repeats", "1",
+                 "--vocab-sizes", "260", "--tokenizers", "bpe/balanced-*,tiktoken/o200k_base", "--repeats", "1",
                  "--output", str(output), "--cache-dir", str(tmp_path / "cache"), "--no-plots"])
     assert code == 0, capsys.readouterr().err
     assert "6 rows measured, 0 skipped" in capsys.readouterr().out
     header = (output / "results.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header.split(",") == list(ROW_FIELDS)
     results = load_results(output / "results.json")
-    assert {r.tokenizer for r in results.rows} == {"bpe/cl100k-260", "tiktoken/o200k_base"}
+    assert {r.tokenizer for r in results.rows} == {"bpe/balanced-260", "tiktoken/o200k_base"}
     assert results.record.settings.reference == "eng"
     assert list((tmp_path / "cache").rglob("*.bpe.json"))  # the trained model was cached
     # Timed against tiktoken's cl100k_base, which the run loaded for that though it measures o200k only.
@@ -72,10 +72,10 @@ def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
 def test_train_and_encode_verbs(tmp_path, capsys):
     cache = str(tmp_path / "cache")
     assert main(["train", "--train-corpus", str(DATA / "tiny_split"), "--vocab-sizes", "260",
-                 "--tokenizers", "bpe/*,hf/bpe-*", "--cache-dir", cache, "--save-dir", str(tmp_path / "models")]) == 0
+                 "--tokenizers", "bpe/balanced-*,hf/bpe-*", "--cache-dir", cache, "--save-dir", str(tmp_path / "models")]) == 0
     out = capsys.readouterr().out
-    assert "bpe/cl100k-260" in out and "hf/bpe-260" in out and " ok" in out
-    assert (tmp_path / "models" / "bpe_cl100k-260.json").is_file()
+    assert "bpe/balanced-260" in out and "hf/bpe-260" in out and " ok" in out
+    assert (tmp_path / "models" / "bpe_balanced-260.json").is_file()
 
     assert main(["list", "--cache-dir", cache]) == 0
     listing = capsys.readouterr().out
@@ -85,10 +85,10 @@ def test_train_and_encode_verbs(tmp_path, capsys):
     assert capsys.readouterr().out.rstrip().endswith("(empty: `run` or `train` fills it)")
 
     assert main(["encode", "Once upon a time", "--tokenizers", "tiktoken/o200k_base", "--tokenizer-file",
-                 str(tmp_path / "models" / "bpe_cl100k-260.json"), "--cache-dir", cache]) == 0
+                 str(tmp_path / "models" / "bpe_balanced-260.json"), "--cache-dir", cache]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split(None, 2) == ["tiktoken/o200k_base", "4", "Once |  upon |  a |  time"]
-    assert lines[1].startswith("file/bpe_cl100k-260.json")
+    assert lines[1].startswith("file/bpe_balanced-260.json")
 
 
 def test_list_shows_tokenizers_and_languages(capsys):
@@ -98,7 +98,10 @@ def test_list_shows_tokenizers_and_languages(capsys):
     assert "jpn_Jpan  Japanese" in out and "devtest 1012 lines" in out
     # Columns line up: the second column starts at the same place on every line of a block.
     tokenizer_lines = [line for line in out.splitlines() if line.startswith("  ") and "/" in line.split()[0]]
-    assert len(tokenizer_lines) == 9 and len({line.index(line.split()[1]) for line in tokenizer_lines}) == 1
+    from benchmark.adapters import PRETRAINED, trained_families
+
+    assert len(tokenizer_lines) == len(trained_families()) + len(PRETRAINED) + 1  # and file/<name>
+    assert len({line.index(line.split()[1]) for line in tokenizer_lines}) == 1
     language_lines = [line for line in out.splitlines() if "devtest 1012 lines" in line]
     assert len(language_lines) == 6 and len({line.index(" dev ") for line in language_lines}) == 1
 
@@ -156,7 +159,7 @@ def test_train_needs_no_english(tmp_path, capsys):
         (corpus / split / "jpn.txt").write_text(source, encoding="utf-8")
     assert main(["train", "--train-corpus", str(corpus), "--vocab-sizes", "260", "--tokenizers", "bpe/*",
                  "--cache-dir", str(tmp_path / "cache")]) == 0, capsys.readouterr().err
-    assert "bpe/cl100k-260" in capsys.readouterr().out
+    assert "bpe/balanced-260" in capsys.readouterr().out
 
 
 def _rank_file(path: Path) -> Path:
@@ -228,7 +231,7 @@ def test_a_run_that_measures_nothing_is_an_error(tmp_path, capsys):
                  "--vocab-sizes", "100000", "--tokenizers", "bpe/*", "--repeats", "1",
                  "--output", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "cache"), "--no-plots"]) == 2
     err = _one_error(capsys)
-    assert "nothing was measured" in err and "bpe/cl100k-100000: skipped: " in err
+    assert "nothing was measured" in err and "bpe/balanced-100000: skipped: " in err
     assert not (tmp_path / "out").exists()
 
 

@@ -46,7 +46,7 @@ def test_worker_processes_count_exactly_what_one_process_counts(config, serial, 
     forked = run_benchmark(plan_run(config), config, executor=make_executor("processes", 2))
     assert forked.record.settings.counting.n_workers == 2 and forked.record.settings.counting.executor == "processes"
     assert counted_rows(forked) == counted_rows(serial)
-    assert any(row.ok and row.family == "bpe" for row in forked.rows)
+    assert any(row.ok and row.family == "bpe-balanced" for row in forked.rows)
     # Workers started fresh (no fork) build every tokenizer from its recipe: the same rows.
     monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)
     fresh = run_benchmark(plan_run(config), config, executor=make_executor("processes", 2))

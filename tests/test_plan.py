@@ -14,7 +14,7 @@ DATA = Path(__file__).parent / "data"
 
 def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
     config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
-                       vocab_sizes=(260,), tokenizers=("bpe/*", "hf/bpe-*", "tiktoken/cl100k_base"),
+                       vocab_sizes=(260,), tokenizers=("bpe/balanced-*", "hf/bpe-*", "tiktoken/cl100k_base"),
                        repeats=1, cache_dir=tmp_path)
     plan = plan_run(config)
     assert plan.reference == "eng" and plan.corpus.measure_split == "all"
@@ -25,7 +25,7 @@ def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
     assert plan.warm_texts["spa"] == ()  # no Spanish there: timed cold, and the record says so
     assert plan.warm_source["spa"].startswith("none: timed cold")
     assert plan.train_language_of == {"eng": "eng", "jpn": "jpn", "spa": None}
-    assert plan.tokenizer_ids == ("bpe/cl100k-260", "hf/bpe-260", "tiktoken/cl100k_base") and plan.trains
+    assert plan.tokenizer_ids == ("bpe/balanced-260", "hf/bpe-260", "tiktoken/cl100k_base") and plan.trains
 
 
 def test_user_codes_train_and_warm_up_on_their_flores_counterparts(tmp_path):

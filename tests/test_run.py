@@ -20,11 +20,11 @@ def run(config: RunConfig):
 
 def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
     config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
-                       vocab_sizes=(260,), tokenizers=("bpe/*", "hf/bpe-*", "tiktoken/cl100k_base"),
+                       vocab_sizes=(260,), tokenizers=("bpe/balanced-*", "hf/bpe-*", "tiktoken/cl100k_base"),
                        repeats=1, cache_dir=tmp_path)
     results = run(config)
     rows = {(r.tokenizer, r.language): r for r in results.rows}
-    assert set(rows) == {(t, lang) for t in ("bpe/cl100k-260", "hf/bpe-260", "tiktoken/cl100k_base")
+    assert set(rows) == {(t, lang) for t in ("bpe/balanced-260", "hf/bpe-260", "tiktoken/cl100k_base")
                          for lang in ("eng", "jpn", "spa")}
     assert all(r.ok and r.n_sentences == 3 for r in rows.values())
     assert rows["tiktoken/cl100k_base", "eng"].premium == 1.0
@@ -36,7 +36,7 @@ def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):
     assert record.example_sentences["spa"] == "Érase una vez un gato."
     assert "".join(record.examples["eng"]["tiktoken/cl100k_base"]) == record.example_sentences["eng"]
     assert "all/eng.txt" in record.corpus_checksums and "tiny_split:dev/jpn.txt" in record.corpus_checksums
-    assert record.tokenizers["bpe/cl100k-260"].fingerprint
+    assert record.tokenizers["bpe/balanced-260"].fingerprint
     assert record.settings.timing.warm_up["spa"].startswith("none: timed cold")
     assert record.settings.train_language_of == {"eng": "eng", "jpn": "jpn", "spa": None}
 
@@ -48,7 +48,7 @@ def test_flores_run_with_the_skip_path_is_deterministic(tmp_path):
     statuses = {(r.tokenizer, r.language): r.status for r in first.rows}
     assert statuses["sentencepiece/unigram-512", "jpn_Jpan"].startswith("skipped: vocab_size 512 is below")
     assert statuses["hf/wordpiece-512", "eng_Latn"].startswith("skipped: vocab_size 512 is below")
-    assert statuses["bpe/cl100k-512", "jpn_Jpan"] == "ok"
+    assert statuses["bpe/balanced-512", "jpn_Jpan"] == "ok"
     assert statuses["sentencepiece/unigram-1024", "jpn_Jpan"] == "ok"
     # 120 lines cannot make 8192 pieces: a skip with SentencePiece's own limit, not a crash.
     assert statuses["sentencepiece/unigram-8192", "jpn_Jpan"].startswith(

@@ -258,8 +258,10 @@ def test_help_renders(capsys):
 @pytest.mark.parametrize(("options", "message"), [
     ({"check": True, "update_baseline": True}, "--check and --update-baseline exclude each other"),
     ({"ratios_only": True, "training": True}, "each measure one figure"),
-    ({"check": True, "instructions": True}, "judge the ratios, not --training or --instructions"),
-    ({"update_baseline": True, "training": True}, "judge the ratios, not --training or --instructions"),
+    ({"check": True, "instructions": True}, "judge the ratios, not --training, --instructions or"),
+    ({"update_baseline": True, "training": True}, "judge the ratios, not --training, --instructions or"),
+    ({"check": True, "parity": True}, "judge the ratios, not --training, --instructions or --parity"),
+    ({"parity": True, "training": True}, "each measure one figure"),
     ({"instructions": True, "repeats": 3}, "drop --repeats"),
     ({"clock": "sundial"}, "unknown clock 'sundial'; use one of cpu, wall"),
 ])
@@ -379,3 +381,31 @@ def test_a_slowdown_of_every_language_fails_on_the_figure_mean_though_each_cell_
 def test_the_figure_mean_is_not_judged_on_fewer_than_three_languages(tmp_path, monkeypatch):
     status, text = _check_with(tmp_path, monkeypatch, ("eng_Latn", "spa_Latn"), {"unseen": 0.15})
     assert status == 0 and "mean change per figure" not in text
+
+
+def test_the_parity_figure_times_both_trainers_and_counts_their_tokens(capsys):
+    from benchmark.bpe import ByteLevelBPE, count_pretokens
+    from benchmark.bpe.parity import train_parity_merges
+    from benchmark.mixes import BUILT_IN
+    from benchmark.speed.parity import compare_parity_training, format_parity
+    from benchmark.speed.ratios import load_texts
+
+    corpus, _ = load_texts(("eng_Latn", "spa_Latn", "jpn_Jpan"), max_lines=30)
+    row = compare_parity_training(corpus, 400, repeats=1)
+    text = format_parity(row)
+    assert "vocab 400, mix balanced, median of 1 interleaved repeats" in text
+    cost = text.split("| devtest tokens |")[0]
+    assert cost.count("| standard |") == cost.count("| parity |") == 1 and "| parity / standard |" in cost
+    model = ByteLevelBPE.train_parity({t.language: list(t.dev) for t in corpus}, 400)
+    n_english = sum(len(model.encode(line)) for line in corpus[0].devtest)
+    assert row["tokens"]["parity"]["eng_Latn"] == n_english
+    assert f"| eng_Latn | {row['tokens']['standard']['eng_Latn']:,} | {n_english:,} |" in text
+    # A mix: both train from its weighted counts, the parity text unweighted.
+    mixed = compare_parity_training(corpus, 400, repeats=1, mix=BUILT_IN["english-heavy"])
+    texts = {t.language: list(t.dev) for t in corpus}
+    weights = BUILT_IN["english-heavy"].weights(texts)
+    counts = {code: count_pretokens(lines, "cl100k") for code, lines in texts.items()}
+    weighted = {code: {data: weights[code] * n for data, n in table.items()} for code, table in counts.items()}
+    expected = ByteLevelBPE(merges=train_parity_merges(weighted, 144, parity_counts_by_language=counts)[0])
+    assert mixed["tokens"]["parity"]["eng_Latn"] == sum(len(expected.encode(line)) for line in corpus[0].devtest)
+    assert mixed["mix"] == "english-heavy"

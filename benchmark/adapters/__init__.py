@@ -11,8 +11,9 @@ from benchmark.adapters.cache import TrainingCache, default_cache_dir
 from benchmark.adapters.registry import (
     DEFAULT_VOCAB_SIZES,
     PRETRAINED,
-    TRAINED,
+    TrainedFamily,
     TrainingText,
+    bpe_family,
     build_tokenizers,
     candidate_ids,
     is_trained_id,
@@ -20,11 +21,12 @@ from benchmark.adapters.registry import (
     run_train_task,
     select_ids,
     train_tasks,
+    trained_families,
 )
 from benchmark.adapters.user_files import check_tokenizer_files, file_id, load_tokenizer_file, tokenizer_file_kind
 
 __all__ = [
-    "Adapter", "Failed", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED", "TRAINED",
+    "Adapter", "Failed", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "trained_families",
     "candidate_ids", "is_trained_id", "requested_size", "run_train_task", "select_ids", "train_tasks", "build_tokenizers", "load_tokenizer_file",
     "default_cache_dir", "file_id", "check_tokenizer_files", "tokenizer_file_kind",
 ]

@@ -13,8 +13,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
+from benchmark.adapters.cache import text_digest
 from benchmark.errors import BenchmarkError
 
 
@@ -64,6 +65,28 @@ class Recipe:
 
         module, _, name = self.builder.partition(":")
         return getattr(importlib.import_module(module), name)(*self.args, **self.kwargs)
+
+
+@dataclass(frozen=True)
+class TrainingText:
+    """The lines every trained tokenizer learns from, per language, and their digest (the cache
+    key's base). `texts` is every language's lines, one language after the other."""
+
+    lines: dict[str, tuple[str, ...]]  # language -> its training lines
+    sha256: str
+
+    @classmethod
+    def of(cls, lines: Mapping[str, Sequence[str]]) -> TrainingText:
+        lines = {code: tuple(texts) for code, texts in lines.items()}
+        return cls(lines=lines, sha256=text_digest([t for texts in lines.values() for t in texts]))
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return tuple(t for texts in self.lines.values() for t in texts)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(self.lines)
 
 
 class Adapter:

@@ -21,7 +21,11 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("tiktoken", "tiktoken (OpenAI)", "production"),
     Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", "production"),
-    Family("bpe", "our byte-level BPE", "trained"),
+    Family("bpe-balanced", "our BPE, balanced", "trained"),
+    Family("bpe-parity", "our BPE, parity-aware", "trained"),
+    Family("bpe-english-heavy", "our BPE, English-heavy", "trained"),
+    Family("bpe-english-only", "our BPE, English only", "trained"),
+    Family("bpe", "our byte-level BPE", "trained"),  # results of runs before training mixes
     Family("hf-bpe", "HF byte-level BPE", "trained"),
     Family("sentencepiece-unigram", "SentencePiece Unigram", "trained"),
     Family("hf-wordpiece", "HF WordPiece", "trained"),
@@ -34,14 +38,28 @@ FAMILY_BY_NAME: dict[str, Family] = {f.family: f for f in FAMILIES}
 
 
 def family_rank(family: str) -> int:
-    """Position in report order; a family this table does not know comes last."""
+    """Position in report order; our BPE in a custom mix comes after the built-in mixes, and a
+    family this table does not know comes last."""
     names = [f.family for f in FAMILIES]
-    return names.index(family) if family in names else len(names)
+    if family in names:
+        return names.index(family)
+    if family.startswith("bpe-"):
+        return names.index("bpe")
+    return len(names)
 
 
 def family_name(family: str) -> str:
     known = FAMILY_BY_NAME.get(family)
-    return known.display_name if known else family
+    if known:
+        return known.display_name
+    if family.startswith("bpe-"):  # a custom training mix
+        return f"our BPE, mix {family.removeprefix('bpe-')}"
+    return family
+
+
+def is_trained_family(family: str) -> bool:
+    known = FAMILY_BY_NAME.get(family)
+    return known.kind == "trained" if known else family.startswith("bpe-")
 
 
 def families_of_kind(kind: str) -> tuple[str, ...]:

@@ -1,18 +1,26 @@
-"""Our `ByteLevelBPE` behind the adapter interface: trained sweeps and user model files.
+"""Our `ByteLevelBPE` behind the adapter interface: trained sweeps, one per training mix
+(benchmark/mixes.py), and user model files.
 
 The sweep trains once, to the largest size, and cuts the merge list for each smaller size (BPE
-merges are a prefix); `train_seconds` of a size is the time that one run took to reach it.
+merges are a prefix); `train_seconds` of a size is the time that one run took to reach it. A
+mix's weights multiply each language's pre-token counts, which are counted once per language
+and may be counted by the caller (in worker processes).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex
+from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes
 from benchmark.adapters.cache import TrainingCache
+
+if TYPE_CHECKING:
+    from benchmark.adapters.base import TrainingText
+    from benchmark.mixes import TrainingMix
 
 FAMILY = "bpe"
 MIN_FREQUENCY = 2
@@ -89,55 +97,107 @@ def from_model_text(text: str, **kwargs: Any) -> Adapter:
         return InhouseBPE(ByteLevelBPE.load(path), **kwargs)
 
 
-def trained_id(pattern_name: str, vocab_size: int) -> str:
-    return f"bpe/{pattern_name}-{vocab_size}"
+PATTERN = "cl100k"  # every mix is split with cl100k's pattern, as HF's byte-level BPE here
+
+
+def trained_id(mix_name: str, vocab_size: int) -> str:
+    return f"bpe/{mix_name}-{vocab_size}"
+
+
+# The modules whose code decides a trained model's merges: any edit is a new cache key.
+_TRAINER_MODULES = ("train", "parity", "sweeps", "tables", "patterns")
 
 
 def trainer_digest() -> str:
-    """sha256 of the trainer's source (`benchmark/bpe/train.py`): our BPE has no library version,
-    so any edit of the trainer is a new cache key (a hand-bumped version would be forgotten)."""
-    from benchmark.bpe import train
+    """sha256 of the trainer's sources: our BPE has no library version, so any edit of the code
+    that decides the merges is a new cache key (a hand-bumped version would be forgotten)."""
+    import importlib
 
-    return sha256_hex(Path(train.__file__).read_bytes())
+    digest = hashlib.sha256()
+    for name in _TRAINER_MODULES:
+        digest.update(Path(importlib.import_module(f"benchmark.bpe.{name}").__file__).read_bytes())
+    return digest.hexdigest()
 
 
-def cache_settings(pattern: str, vocab_size: int) -> dict[str, Any]:
+def cache_settings(pattern: str, vocab_size: int, *, weights: dict[str, int] | None = None,
+                   parity: bool = False) -> dict[str, Any]:
     """What decides a trained model besides the text: the pattern *text* (a name can be edited
-    under us), the trainer's source, min_frequency and the size."""
+    under us), the trainer's sources, min_frequency, the size, and the mix (weights, parity)."""
     from benchmark.bpe.patterns import resolve_pattern
 
     name, pattern_text = resolve_pattern(pattern)
     return {"pattern": name, "pattern_text": pattern_text, "min_frequency": MIN_FREQUENCY,
-            "trainer_sha256": trainer_digest(), "vocab_size": vocab_size}
+            "trainer_sha256": trainer_digest(), "vocab_size": vocab_size, "weights": weights, "parity": parity}
 
 
-def train_sweep(texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int], cache: TrainingCache,
-                *, pattern: str = "cl100k", progress: bool = False) -> dict[int, Adapter]:
-    """Our BPE at every size, from the cache where possible, else from one training run."""
+def count_pretokens_by_language(lines_by_language: dict[str, Sequence[str]]) -> dict[str, dict[bytes, int]]:
+    """Each training language's pre-token counts under our pattern (one task per language)."""
+    from benchmark.bpe import count_pretokens
+
+    return {code: count_pretokens(lines, PATTERN) for code, lines in lines_by_language.items()}
+
+
+def is_cached(training: TrainingText, mix: TrainingMix, vocab_sizes: Sequence[int], cache: TrainingCache) -> bool:
+    """Whether every size of this mix is in the cache (then nothing needs counting or training)."""
+    if mix.unavailable_reason(training.languages) is not None:
+        return True  # nothing to train: the mix is skipped
+    weights = mix.weights(training.lines)
+    return all(cache.load(FAMILY, cache.key(FAMILY, texts_sha256=training.sha256,
+                                            settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity),
+                                            library_version="benchmark.bpe"), MODEL_SUFFIX) is not None
+               for size in vocab_sizes)
+
+
+def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Sequence[int], cache: TrainingCache, *,
+                    pretoken_counts_by_language: dict[str, dict[bytes, int]] | None = None,
+                    progress: bool = False) -> dict[int, Adapter | Skipped]:
+    """Our BPE trained in `mix` at every size, from the cache where possible, else from one
+    training run (on `pretoken_counts_by_language` when the caller counted them already)."""
     from benchmark.bpe import ByteLevelBPE
 
-    keys = {size: cache.key(FAMILY, texts_sha256=texts_sha256, settings=cache_settings(pattern, size),
+    family = f"bpe-{mix.name}"
+    reason = mix.unavailable_reason(training.languages)
+    if reason is not None:
+        return {size: Skipped(trained_id(mix.name, size), family, size, reason) for size in vocab_sizes}
+    weights = mix.weights(training.lines)
+    keys = {size: cache.key(FAMILY, texts_sha256=training.sha256,
+                            settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity),
                             library_version="benchmark.bpe") for size in vocab_sizes}
     found = {size: cache.load(FAMILY, key, MODEL_SUFFIX) for size, key in keys.items()}
-    record = {"min_frequency": MIN_FREQUENCY,
+    record = {"min_frequency": MIN_FREQUENCY, "training_mix": mix.name, "mix": mix.description,
+              "weights": weights, "parity_aware": mix.parity,
               "train_seconds": "time the single training run to the largest size took to reach this size"}
-    adapters: dict[int, Adapter] = {}
     if all(hit is not None for hit in found.values()):
-        for size, (path, meta) in found.items():
-            model = ByteLevelBPE.load(path)
-            adapters[size] = InhouseBPE(model, id=trained_id(model.pattern_name, size),
-                                        train_seconds=meta["train_seconds"], extra_settings=record)
-        return adapters
-    sweep = ByteLevelBPE.train_sweep(texts, vocab_sizes, pattern=pattern, min_frequency=MIN_FREQUENCY,
-                                     progress=progress)
+        return {size: InhouseBPE(ByteLevelBPE.load(path), id=trained_id(mix.name, size), family=family,
+                                 train_seconds=meta["train_seconds"], extra_settings=record)
+                for size, (path, meta) in found.items()}
+    counts = pretoken_counts_by_language or count_pretokens_by_language(training.lines)
+    if mix.parity:
+        sweep = ByteLevelBPE.train_parity_sweep(pretoken_counts_by_language=counts, vocab_sizes=vocab_sizes,
+                                                pattern=PATTERN, min_frequency=MIN_FREQUENCY, progress=progress)
+    else:
+        sweep = ByteLevelBPE.train_sweep(pretoken_counts=_weighted_sum(counts, weights), vocab_sizes=vocab_sizes,
+                                         pattern=PATTERN, min_frequency=MIN_FREQUENCY, progress=progress)
+    adapters: dict[int, Adapter] = {}
     for size, (model, seconds) in sweep.items():
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"model{MODEL_SUFFIX}"
             model.save(path)
             cache.store(FAMILY, keys[size], MODEL_SUFFIX, path.read_bytes(), {"train_seconds": seconds})
-        adapters[size] = InhouseBPE(model, id=trained_id(model.pattern_name, size), train_seconds=seconds,
+        adapters[size] = InhouseBPE(model, id=trained_id(mix.name, size), family=family, train_seconds=seconds,
                                     extra_settings=record)
     return adapters
+
+
+def _weighted_sum(counts: dict[str, dict[bytes, int]], weights: dict[str, int]) -> dict[bytes, int]:
+    """The mix's pre-token counts: each language's counts times its weight, added up."""
+    added: dict[bytes, int] = {}
+    for code, table in counts.items():
+        weight = weights.get(code, 0)
+        if weight:
+            for data, n in table.items():
+                added[data] = added.get(data, 0) + weight * n
+    return added
 
 
 def from_file(path: Path) -> Adapter:

@@ -2,8 +2,9 @@
 
 - Pretrained tokenizers are zero-argument factories (tiktoken's registry habit):
   `tiktoken/cl100k_base`, `tiktoken/o200k_base`, `bpe_openai/cl100k_base`, `bpe_openai/o200k_base`.
-- Trained families learn from the training text at every size of the sweep:
-  `bpe/cl100k-{size}`, `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`.
+- Trained families learn from the training text at every size of the sweep: our BPE in each
+  training mix (`bpe/balanced-{size}`, `bpe/parity-{size}`, ...; benchmark/mixes.py),
+  `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`.
 - A user's file (`--tokenizer-file`) has the id `file/<file name>` (see user_files.py).
 
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
@@ -12,12 +13,14 @@ Library modules are imported inside the factories, so `import benchmark.adapters
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
-from benchmark.adapters.base import Adapter, Failed, Skipped
-from benchmark.adapters.cache import TrainingCache, text_digest
+from benchmark.adapters.base import Adapter, Failed, Skipped, TrainingText
+from benchmark.adapters.cache import TrainingCache
 from benchmark.errors import BenchmarkError, one_line
+from benchmark.mixes import BUILT_IN, TrainingMix
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
 
@@ -46,42 +49,22 @@ PRETRAINED: dict[str, Callable[[], Adapter]] = {
 }
 
 
-@dataclass(frozen=True)
-class TrainingText:
-    """The lines every trained tokenizer learns from, per language, and their digest (the cache
-    key's base). `texts` is every language's lines, one language after the other."""
+def _train_bpe(mix: TrainingMix):
+    def train(training: TrainingText, sizes: Sequence[int], cache: TrainingCache, pretoken_counts=None):
+        from benchmark.adapters import inhouse
 
-    lines: dict[str, tuple[str, ...]]  # language -> its training lines
-    sha256: str
-
-    @classmethod
-    def of(cls, lines: Mapping[str, Sequence[str]]) -> TrainingText:
-        lines = {code: tuple(texts) for code, texts in lines.items()}
-        return cls(lines=lines, sha256=text_digest([t for texts in lines.values() for t in texts]))
-
-    @property
-    def texts(self) -> tuple[str, ...]:
-        return tuple(t for texts in self.lines.values() for t in texts)
-
-    @property
-    def languages(self) -> tuple[str, ...]:
-        return tuple(self.lines)
+        return inhouse.train_mix_sweep(training, mix, sizes, cache, pretoken_counts_by_language=pretoken_counts)
+    return train
 
 
-def _train_bpe(training: TrainingText, sizes: Sequence[int], cache: TrainingCache):
-    from benchmark.adapters import inhouse
-
-    return inhouse.train_sweep(training.texts, training.sha256, sizes, cache)
-
-
-def _train_sentencepiece(training: TrainingText, sizes: Sequence[int], cache: TrainingCache):
+def _train_sentencepiece(training: TrainingText, sizes: Sequence[int], cache: TrainingCache, pretoken_counts=None):
     from benchmark.adapters import google_sentencepiece
 
     return google_sentencepiece.train_sizes(training.texts, training.sha256, sizes, cache)
 
 
 def _train_hf(family: str):
-    def train(training: TrainingText, sizes: Sequence[int], cache: TrainingCache):
+    def train(training: TrainingText, sizes: Sequence[int], cache: TrainingCache, pretoken_counts=None):
         from benchmark.adapters import hf_tokenizers
 
         return hf_tokenizers.train_sizes(family, training.texts, training.sha256, sizes, cache)
@@ -92,42 +75,58 @@ def _train_hf(family: str):
 class TrainedFamily:
     family: str  # the `family` column
     id_prefix: str  # the id is id_prefix + str(vocab_size)
-    train: Callable[[TrainingText, Sequence[int], TrainingCache], dict[int, Adapter | Skipped]]
+    train: Callable[..., dict[int, Adapter | Skipped]]  # (training, sizes, cache, pretoken_counts=None)
+    mix: TrainingMix | None = None  # our BPE's training mix
+
+    def sizes_in(self, ids: Sequence[str]) -> list[int]:
+        """The sizes of this family that `ids` ask for (`bpe/parity-4096` -> 4096)."""
+        return [int(i[len(self.id_prefix):]) for i in ids
+                if i.startswith(self.id_prefix) and i[len(self.id_prefix):].isdigit()]
 
 
-TRAINED: tuple[TrainedFamily, ...] = (
-    TrainedFamily("bpe", "bpe/cl100k-", _train_bpe),
-    TrainedFamily("sentencepiece-unigram", "sentencepiece/unigram-", _train_sentencepiece),
-    TrainedFamily("hf-wordpiece", "hf/wordpiece-", _train_hf("hf-wordpiece")),
-    TrainedFamily("hf-bpe", "hf/bpe-", _train_hf("hf-bpe")),
-)
+def trained_families(mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> tuple[TrainedFamily, ...]:
+    """Our BPE in each training mix, then the libraries' trainers, in report order."""
+    ours = tuple(TrainedFamily(bpe_family(mix), f"bpe/{mix.name}-", _train_bpe(mix), mix) for mix in mixes)
+    return ours + (
+        TrainedFamily("sentencepiece-unigram", "sentencepiece/unigram-", _train_sentencepiece),
+        TrainedFamily("hf-wordpiece", "hf/wordpiece-", _train_hf("hf-wordpiece")),
+        TrainedFamily("hf-bpe", "hf/bpe-", _train_hf("hf-bpe")),
+    )
 
 
-def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES) -> list[str]:
-    """Every id a run with these sizes can measure, in report order."""
-    ids = [f.id_prefix + str(size) for f in TRAINED for size in vocab_sizes]
+def bpe_family(mix: TrainingMix) -> str:
+    """The `family` column of our BPE trained in `mix`: `bpe-balanced`, `bpe-parity`, ..."""
+    return f"bpe-{mix.name}"
+
+
+def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES,
+                  mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> list[str]:
+    """Every id a run with these sizes and mixes can measure, in report order."""
+    ids = [f.id_prefix + str(size) for f in trained_families(mixes) for size in vocab_sizes]
     return ids + list(PRETRAINED)
+
+
+_TRAINED_ID = re.compile(r"(?:bpe/[\w.-]+|sentencepiece/unigram|hf/wordpiece|hf/bpe)-(\d+)")
 
 
 def is_trained_id(tokenizer_id: str) -> bool:
     """Whether this program trains the tokenizer (not a vendor's vocabulary, not a user's file)."""
-    return any(tokenizer_id.startswith(f.id_prefix) for f in TRAINED)
+    return _TRAINED_ID.fullmatch(tokenizer_id) is not None
 
 
 def requested_size(tokenizer_id: str) -> int | None:
-    """The vocabulary size a trained id asks for (`bpe/cl100k-4096` -> 4096); None for others."""
-    for f in TRAINED:
-        if tokenizer_id.startswith(f.id_prefix):
-            return int(tokenizer_id[len(f.id_prefix):])
-    return None
+    """The vocabulary size a trained id asks for (`bpe/balanced-4096` -> 4096); None for others."""
+    match = _TRAINED_ID.fullmatch(tokenizer_id)
+    return int(match.group(1)) if match else None
 
 
-def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra_ids: Sequence[str] = ()) -> list[str]:
+def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra_ids: Sequence[str] = (),
+               mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> list[str]:
     """The ids matching `--tokenizers` (exact ids or shell patterns like `hf/*`), in report order.
 
     `extra_ids` are the ids of the user's tokenizer files (`file/<name>`): asked for explicitly,
     they are always included (`--tokenizers 'file/*'` measures only them)."""
-    ids = candidate_ids(vocab_sizes)
+    ids = candidate_ids(vocab_sizes, mixes)
     extra = [i for i in dict.fromkeys(extra_ids) if i not in ids]
     if not patterns:
         return ids + extra
@@ -147,30 +146,34 @@ def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra
 class TrainTask:
     """Train one family at some sizes into the cache (plain data: it runs in a worker)."""
 
-    family: str
+    family: str  # its `family` column (a worker finds the family by it: functions do not pickle)
+    mix: TrainingMix | None
     sizes: tuple[int, ...]
     training: TrainingText
     cache: TrainingCache
+    pretoken_counts: dict[str, dict[bytes, int]] | None = None  # our BPE's, per language, counted before
 
 
 def run_train_task(task: TrainTask) -> str | None:
     """Train the task's family into its cache; None when done, else the one-line reason it failed
     (the family is then trained again, and fails again, where it is built: `build_tokenizers`)."""
-    family = next(f for f in TRAINED if f.family == task.family)
+    family = next(f for f in trained_families((task.mix,) if task.mix else ()) if f.family == task.family)
     try:
-        family.train(task.training, list(task.sizes), task.cache)
+        family.train(task.training, list(task.sizes), task.cache, pretoken_counts=task.pretoken_counts)
     except Exception as exc:
         return one_line(exc)
     return None
 
 
-def train_tasks(ids: Sequence[str], training: TrainingText, cache: TrainingCache) -> list[TrainTask]:
-    """One task per trained family that `ids` ask for, the slowest to train first."""
+def train_tasks(ids: Sequence[str], training: TrainingText, cache: TrainingCache,
+                families: Sequence[TrainedFamily], pretoken_counts=None) -> list[TrainTask]:
+    """One task per trained family that `ids` ask for; our BPE's take `pretoken_counts`."""
     tasks = []
-    for family in TRAINED:
-        sizes = tuple(int(i[len(family.id_prefix):]) for i in ids if i.startswith(family.id_prefix))
+    for family in families:
+        sizes = tuple(family.sizes_in(ids))
         if sizes:
-            tasks.append(TrainTask(family.family, sizes, training, cache))
+            tasks.append(TrainTask(family.family, family.mix, sizes, training, cache,
+                                   pretoken_counts if family.mix else None))
     return tasks
 
 
@@ -179,6 +182,7 @@ def build_tokenizers(
     training: TrainingText | None,
     cache: TrainingCache,
     *,
+    families: Sequence[TrainedFamily] | None = None,
     on_step: Callable[[str], None] | None = None,
 ) -> list[Adapter | Skipped]:
     """Train (or read from the cache) and load the tokenizers `ids`, in that order.
@@ -188,8 +192,8 @@ def build_tokenizers(
     family is trained or loaded (for a progress bar).
     """
     built: dict[str, Adapter | Skipped] = {}
-    for family in TRAINED:
-        sizes = [int(i[len(family.id_prefix):]) for i in ids if i.startswith(family.id_prefix)]
+    for family in families if families is not None else trained_families():
+        sizes = family.sizes_in(ids)
         if not sizes:
             continue
         if training is None:

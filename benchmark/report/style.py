@@ -23,8 +23,11 @@ from benchmark.results import Results
 FAMILY_PALETTES = {
     "tiktoken": "Greys",
     "bpe_openai": "RdPu",
-    "bpe-openai": "RdPu",
     "bpe": "Blues",
+    "bpe-balanced": "Blues",
+    "bpe-parity": "PuBuGn",
+    "bpe-english-heavy": "Reds",
+    "bpe-english-only": "YlOrBr",
     "hf-bpe": "Purples",
     "sentencepiece-unigram": "Greens",
     "hf-wordpiece": "Oranges",

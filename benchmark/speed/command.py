@@ -57,17 +57,20 @@ class SpeedOptions:
     ratios_only: bool = False
     training: bool = False
     instructions: bool = False
+    parity: bool = False  # parity-aware training against standard training
+    train_mix: str | None = None  # the parity figure's training mix (None: balanced)
     vocab_sizes: tuple[int, ...] = TRAINING_VOCAB_SIZES  # of the training figure
     jobs: int = INSTRUCTION_JOBS  # valgrind runs at a time, for `instructions`
 
     def __post_init__(self) -> None:
         if self.check and self.update_baseline:
             raise BenchmarkError("--check and --update-baseline exclude each other: check first, then update")
-        if self.ratios_only + self.training + self.instructions > 1:
-            raise BenchmarkError("--ratios-only, --training and --instructions each measure one figure: give one")
-        if (self.check or self.update_baseline) and (self.training or self.instructions):
-            raise BenchmarkError("--check and --update-baseline judge the ratios, not --training or --instructions: "
-                                 "run those separately")
+        if self.ratios_only + self.training + self.instructions + self.parity > 1:
+            raise BenchmarkError("--ratios-only, --training, --instructions and --parity each measure one figure: "
+                                 "give one")
+        if (self.check or self.update_baseline) and (self.training or self.instructions or self.parity):
+            raise BenchmarkError("--check and --update-baseline judge the ratios, not --training, --instructions or "
+                                 "--parity: run those separately")
         if self.instructions and self.repeats is not None:
             raise BenchmarkError("--instructions counts once (an instruction count repeats): drop --repeats")
         if self.repeats is not None and self.repeats < 1:
@@ -88,6 +91,16 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
         return 0
     if options.training:
         _print_training(corpus, options.vocab_sizes, options.repeats or TRAINING_REPEATS, out, heading="##")
+        return 0
+    if options.parity:
+        from benchmark.mixes import parse_mix
+        from benchmark.speed.parity import PARITY_REPEATS, compare_parity_training, format_parity
+
+        mix = parse_mix(options.train_mix) if options.train_mix else None
+        print(f"## Parity-aware training against standard training, on the {len(corpus)} dev files\n", file=out)
+        for size in options.vocab_sizes:
+            print(format_parity(compare_parity_training(corpus, size, repeats=options.repeats or PARITY_REPEATS,
+                                                        mix=mix)) + "\n", file=out)
         return 0
     repeats = options.repeats or (BASELINE_REPEATS if options.update_baseline else SPEED_REPEATS)
     baseline = None

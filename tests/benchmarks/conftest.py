@@ -44,7 +44,7 @@ def encoders(dev_texts, training_cache) -> dict:
     ours = ByteLevelBPE.from_tiktoken("cl100k_base")
     found = {"bpe/cl100k_base": (ours.encode_ordinary, ours.clear_cache)}
     # One training run of ours to 16,384 gives the 4,096 model too (train_sweep, via the adapter).
-    ids = [f"bpe/cl100k-{size}" for size in VOCAB_SIZES] + ["sentencepiece/unigram-4096", "hf/wordpiece-4096"]
+    ids = [f"bpe/balanced-{size}" for size in VOCAB_SIZES] + ["sentencepiece/unigram-4096", "hf/wordpiece-4096"]
     for adapter in build_tokenizers(ids, TrainingText.of({"dev": dev_texts}), training_cache):
         assert not isinstance(adapter, Skipped), adapter
         # The harness resets only encoders that keep a cache (measure.py reads has_cache too).
