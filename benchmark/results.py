@@ -34,9 +34,11 @@ from benchmark.record import RecordError, RunRecord
 #   3: {"format": "tokencost-results", "version": 3}; the record is typed (record.py) and refused
 #      when a field has the wrong type; settings.timing.turn_sentences. Versions 1 and 2 are read,
 #      their unknown record keys dropped.
+#   4: the record's tokenizers gain `source` (package, version, file and SHA-256 of a production
+#      tokenizer's vocabulary file); version 3 files are read with it None.
 RESULTS_FORMAT = "tokencost-results"
-RESULTS_FORMAT_VERSION = 3
-READABLE_FORMAT_VERSIONS = (1, 2, 3)
+RESULTS_FORMAT_VERSION = 4
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4)
 _HINT = "run `python -m benchmark run` again to regenerate it"
 
 # Columns whose values are timings: the only ones allowed to differ between two
@@ -182,7 +184,7 @@ def load_results(path: Path | str) -> Results:
     if "record" not in raw:
         raise BenchmarkError(f"{path}: malformed results: no run record ('record')")
     try:
-        record = RunRecord.from_dict(raw["record"], strict=version == RESULTS_FORMAT_VERSION)
+        record = RunRecord.from_dict(raw["record"], strict=version >= 3)  # typed since version 3
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     return Results(rows=tuple(rows), record=record)

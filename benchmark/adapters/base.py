@@ -13,9 +13,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from benchmark.errors import BenchmarkError
+
+if TYPE_CHECKING:
+    from benchmark.record import SourceInfo
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class Adapter:
     byte_fallback_ids: frozenset[int] = frozenset()  # SentencePiece-style <0xNN> pieces
     has_cache: bool = False  # True when encode keeps a cache that `reset_cache` empties
     recipe: Recipe | None = None  # how a worker builds it again; None: it is counted in this process
+    source: SourceInfo | None = None  # a production tokenizer's vocabulary file (package, version, hash)
 
     def encode(self, text: str) -> list[int]:
         raise NotImplementedError
@@ -114,6 +118,7 @@ class Adapter:
             "train_seconds": self.train_seconds,
             "settings": self.settings,
             "status": "ok",
+            "source": self.source,
         }
 
     def __repr__(self) -> str:
