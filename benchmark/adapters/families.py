@@ -21,6 +21,10 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("tiktoken", "tiktoken (OpenAI)", "production"),
     Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", "production"),
+    Family("llama", "Meta Llama", "production"),
+    Family("mistral", "Mistral", "production"),
+    Family("qwen", "Qwen", "production"),
+    Family("deepseek", "DeepSeek", "production"),
     Family("bpe", "our byte-level BPE", "trained"),
     Family("hf-bpe", "HF byte-level BPE", "trained"),
     Family("sentencepiece-unigram", "SentencePiece Unigram", "trained"),
