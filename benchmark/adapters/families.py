@@ -21,6 +21,10 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("tiktoken", "tiktoken (OpenAI)", "production"),
     Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", "production"),
+    Family("llama", "Meta Llama", "production"),
+    Family("mistral", "Mistral", "production"),
+    Family("qwen", "Qwen", "production"),
+    Family("deepseek", "DeepSeek", "production"),
     Family("bpe-balanced", "our BPE, balanced", "trained"),
     Family("bpe-parity", "our BPE, parity-aware", "trained"),
     Family("bpe-english-heavy", "our BPE, English-heavy", "trained"),

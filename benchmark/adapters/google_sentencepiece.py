@@ -68,7 +68,7 @@ class SentencePieceAdapter(Adapter):
             "library": f"sentencepiece {spm.__version__}",
             "normalizer": _normalizer_of(model_proto),
             "pre_tokenizer": "whitespace as ▁, dummy prefix",
-            "model": "unigram",
+            "model": _model_type_of(model_proto),
             "decoder": "pieces joined, ▁ -> space",
             "byte_fallback": bool(self.byte_fallback_ids),
             **settings,
@@ -98,13 +98,42 @@ def _normalizer_of(model_proto: bytes) -> str:
 
     Read straight from the protobuf wire format (ModelProto field 3 = normalizer_spec, whose
     field 1 = name), because sentencepiece's own reader needs the protobuf package."""
-    spec = _protobuf_field(model_proto, 3)
-    name = _protobuf_field(spec, 1) if spec is not None else None
-    return name.decode("utf-8", "replace") if name else "unknown"
+    spec = _protobuf_first(model_proto, 3)
+    name = _protobuf_first(spec, 1) if isinstance(spec, bytes) else None
+    return name.decode("utf-8", "replace") if isinstance(name, bytes) and name else "unknown"
 
 
-def _protobuf_field(data: bytes, wanted: int) -> bytes | None:
-    """The first length-delimited field number `wanted` of a protobuf message, or None."""
+_MODEL_TYPES = {1: "unigram", 2: "BPE", 3: "word", 4: "char"}  # sentencepiece_model.proto, TrainerSpec.ModelType
+
+
+def _model_type_of(model_proto: bytes) -> str:
+    """The algorithm (ModelProto field 2 = trainer_spec, its field 3 = model_type; unigram if unset)."""
+    spec = _protobuf_first(model_proto, 2)
+    model_type = _protobuf_first(spec, 3) if isinstance(spec, bytes) else None
+    return _MODEL_TYPES.get(model_type if isinstance(model_type, int) else 1, "unknown")
+
+
+def user_defined_pieces(model_proto: bytes) -> tuple[str, ...]:
+    """The model's USER_DEFINED pieces: sentencepiece matches them inside any text (no switch turns
+    that off), so they are the exception to 'no special tokens'. ModelProto field 1 = pieces, each
+    with field 1 = piece and field 3 = type (4 = USER_DEFINED)."""
+    found = []
+    for number, value in _protobuf_fields(model_proto):
+        if number == 1 and isinstance(value, bytes):
+            fields = dict((n, v) for n, v in _protobuf_fields(value) if n in (1, 3))
+            if fields.get(3) == 4 and isinstance(fields.get(1), bytes):
+                found.append(fields[1].decode("utf-8", "replace"))
+    return tuple(found)
+
+
+def _protobuf_first(data: bytes, wanted: int) -> bytes | int | None:
+    """The first field number `wanted` of a protobuf message (bytes or an int), or None."""
+    return next((value for number, value in _protobuf_fields(data) if number == wanted), None)
+
+
+def _protobuf_fields(data: bytes):
+    """(field number, value) of a protobuf message, in order: bytes for length-delimited fields,
+    ints for varints, None for fixed-width ones; a damaged message ends the sequence."""
     def varint(pos: int) -> tuple[int, int]:
         value = shift = 0
         while True:
@@ -121,21 +150,22 @@ def _protobuf_field(data: bytes, wanted: int) -> bytes | None:
             tag, pos = varint(pos)
             number, wire_type = tag >> 3, tag & 7
             if wire_type == 0:
-                _, pos = varint(pos)
+                value, pos = varint(pos)
+                yield number, value
             elif wire_type == 1:
                 pos += 8
+                yield number, None
             elif wire_type == 5:
                 pos += 4
+                yield number, None
             elif wire_type == 2:
                 length, pos = varint(pos)
-                if number == wanted:
-                    return data[pos : pos + length]
+                yield number, data[pos : pos + length]
                 pos += length
             else:
-                return None
+                return
     except IndexError:
-        return None
-    return None
+        return
 
 
 def trained_id(vocab_size: int) -> str:

@@ -8,10 +8,12 @@ tiktoken's (the conformance test checks it), so only the speed differs.
 from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
-from benchmark.adapters.openai_tiktoken import EncodingAdapter
+from benchmark.adapters.openai_tiktoken import EncodingAdapter, vendor_file
+from benchmark.adapters.vendor_files import source_info
 
 FAMILY = "bpe_openai"
 NAMES = ("cl100k_base", "o200k_base")
+__all__ = ["BpeOpenAIAdapter", "load", "vendor_file"]  # vendor_file (tiktoken's files): the registry asks each module
 
 
 class BpeOpenAIAdapter(EncodingAdapter):
@@ -30,4 +32,5 @@ class BpeOpenAIAdapter(EncodingAdapter):
 def load(name: str) -> Adapter:
     adapter = BpeOpenAIAdapter(name)
     adapter.recipe = Recipe(f"{__name__}:load", (name,))
+    adapter.source = source_info(vendor_file(name))
     return adapter

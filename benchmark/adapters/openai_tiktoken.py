@@ -1,17 +1,23 @@
-"""tiktoken's `cl100k_base` and `o200k_base`, built offline, and user rank files.
+"""tiktoken's `cl100k_base` and `o200k_base`, built offline, other vendors' rank files, and user
+rank files.
 
 `tiktoken.get_encoding` would download the rank file on first use; we build `tiktoken.Encoding`
 from the ranks `benchmark.bpe.openai_ranks` reads (hash-checked) from the bpe-openai package.
+Other vendors' tiktoken-format vocabularies (Llama 3 and 4, Qwen, Mistral's Tekken) are built the
+same way by `vendor_rank_adapter`, with the vendor's own pattern.
 Encoding uses `encode_ordinary`: special tokens' text is ordinary text, as the contract says.
 """
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex
+from benchmark.adapters.vendor_files import VendorFile, source_info
 from benchmark.errors import BenchmarkError
 
 FAMILY = "tiktoken"
@@ -70,6 +76,47 @@ class TiktokenAdapter(EncodingAdapter):
         self.settings["pattern"] = encoding._pat_str
 
 
+class NFCTiktokenAdapter(TiktokenAdapter):
+    """A vocabulary whose vendor NFC-normalises text before encoding (Qwen): so does this adapter,
+    and `decode` gives the NFC text back (the round-trip column shows it on text not in NFC)."""
+
+    def __init__(self, encoding, **kwargs) -> None:
+        super().__init__(encoding, **kwargs)
+        encode_ordinary, normalize = encoding.encode_ordinary, unicodedata.normalize
+        self._encode = lambda text: encode_ordinary(normalize("NFC", text))
+        self.settings["normalizer"] = "NFC (unicodedata.normalize), as the vendor's encoder does"
+
+
+@dataclass(frozen=True)
+class RankVocabulary:
+    """A vendor's tiktoken-format vocabulary, as its own code builds it: token bytes -> id, the
+    pre-tokenisation regex, and the model's vocabulary size (the ranks and the special ids)."""
+
+    ranks: dict[bytes, int]
+    pattern: str
+    n_vocab: int
+    special_ids: str  # where the vendor's special tokens sit, e.g. "128000-128255"
+
+
+def vendor_rank_adapter(vocabulary: RankVocabulary, vendor_file: VendorFile, *, id: str, family: str,
+                        recipe: Recipe, nfc: bool = False) -> Adapter:
+    """tiktoken on a vendor's ranks and pattern. The special tokens are left out of the encoding
+    (the contract parses none), but `vocab_size` counts them: it is the model's embedding table."""
+    import tiktoken
+
+    encoding = tiktoken.Encoding(name=id, pat_str=vocabulary.pattern, mergeable_ranks=vocabulary.ranks,
+                                 special_tokens={})
+    adapter_class = NFCTiktokenAdapter if nfc else TiktokenAdapter
+    adapter = adapter_class(encoding, id=id, family=family, fingerprint=vendor_file.sha256,
+                            source=f"{vendor_file.file}, sha256-checked")
+    adapter.vocab_size = vocabulary.n_vocab
+    adapter.settings["special_tokens"] = (f"not parsed (encode_ordinary); the vendor's special tokens are ids "
+                                          f"{vocabulary.special_ids}, counted in vocab_size")
+    adapter.source = source_info(vendor_file)
+    adapter.recipe = recipe
+    return adapter
+
+
 def rank_file_patterns() -> tuple[str, ...]:
     """Names of the patterns a bare tiktoken rank file can be split with (`benchmark.bpe.PATTERNS`,
     minus "none": tiktoken needs a regex)."""
@@ -88,6 +135,14 @@ def check_rank_file_pattern(pattern: str) -> str:
         )
     return PATTERNS[pattern]
 
+
+
+def vendor_file(name: str) -> VendorFile:
+    """Where OpenAI's `name` ranks are read from (benchmark.bpe.openai_ranks reads and checks them)."""
+    from benchmark.bpe.openai_ranks import spec
+
+    return VendorFile("bpe-openai", "0.1.4", "bpe_openai", f"data/{name}.tiktoken.gz", spec(name).sha256,
+                      "equal to the SHA-256 that tiktoken pins for OpenAI's own download (tiktoken_ext/openai_public.py)")
 
 
 @lru_cache(maxsize=None)
@@ -115,6 +170,7 @@ def load(name: str) -> Adapter:
     adapter = TiktokenAdapter(encoding, id=f"{FAMILY}/{name}", family=FAMILY, fingerprint=fingerprint,
                               source=f"{name}, from bpe_openai/data, sha256-checked")
     adapter.recipe = Recipe(f"{__name__}:load", (name,))
+    adapter.source = source_info(vendor_file(name))
     return adapter
 
 

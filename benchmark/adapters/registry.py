@@ -1,7 +1,10 @@
 """The registry: every tokenizer the benchmark knows, by id, as a factory.
 
 - Pretrained tokenizers are zero-argument factories (tiktoken's registry habit):
-  `tiktoken/cl100k_base`, `tiktoken/o200k_base`, `bpe_openai/cl100k_base`, `bpe_openai/o200k_base`.
+  `tiktoken/cl100k_base`, `tiktoken/o200k_base`, `bpe_openai/cl100k_base`, `bpe_openai/o200k_base`,
+  then the other vendors' vocabularies, read from the PyPI packages that ship them (vendor_files.py):
+  `llama/llama3`, `llama/llama4`, `mistral/tekken`, `mistral/sp-v1`, `mistral/sp-v7`, `qwen/qwen`,
+  `deepseek/v4`.
 - Trained families learn from the training text at every size of the sweep: our BPE in each
   training mix (`bpe/balanced-{size}`, `bpe/parity-{size}`, ...; benchmark/mixes.py),
   `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`.
@@ -13,40 +16,51 @@ Library modules are imported inside the factories, so `import benchmark.adapters
 from __future__ import annotations
 
 import fnmatch
+import importlib
 import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from benchmark.adapters.base import Adapter, Failed, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
+from benchmark.adapters.vendor_files import VendorFile
 from benchmark.errors import BenchmarkError, one_line
 from benchmark.mixes import BUILT_IN, TrainingMix
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
 
 
-def _tiktoken(name: str) -> Callable[[], Adapter]:
+# id -> (the module under benchmark.adapters with `load(name)` and `vendor_file(name)`, name), in report order.
+_PRETRAINED_MODULES: dict[str, tuple[str, str]] = {
+    "tiktoken/cl100k_base": ("openai_tiktoken", "cl100k_base"),
+    "tiktoken/o200k_base": ("openai_tiktoken", "o200k_base"),
+    "bpe_openai/cl100k_base": ("openai_bpe", "cl100k_base"),
+    "bpe_openai/o200k_base": ("openai_bpe", "o200k_base"),
+    "llama/llama3": ("meta_llama", "llama3"),
+    "llama/llama4": ("meta_llama", "llama4"),
+    "mistral/tekken": ("mistral_ai", "tekken"),
+    "mistral/sp-v1": ("mistral_ai", "sp-v1"),
+    "mistral/sp-v7": ("mistral_ai", "sp-v7"),
+    "qwen/qwen": ("alibaba_qwen", "qwen"),
+    "deepseek/v4": ("deepseek_ai", "v4"),
+}
+
+
+def _pretrained(module: str, name: str) -> Callable[[], Adapter]:
     def factory() -> Adapter:
-        from benchmark.adapters import openai_tiktoken
-
-        return openai_tiktoken.load(name)
-    return factory
-
-
-def _bpe_openai(name: str) -> Callable[[], Adapter]:
-    def factory() -> Adapter:
-        from benchmark.adapters import openai_bpe
-
-        return openai_bpe.load(name)
+        return importlib.import_module(f"benchmark.adapters.{module}").load(name)
     return factory
 
 
 PRETRAINED: dict[str, Callable[[], Adapter]] = {
-    "tiktoken/cl100k_base": _tiktoken("cl100k_base"),
-    "tiktoken/o200k_base": _tiktoken("o200k_base"),
-    "bpe_openai/cl100k_base": _bpe_openai("cl100k_base"),
-    "bpe_openai/o200k_base": _bpe_openai("o200k_base"),
+    tokenizer_id: _pretrained(module, name) for tokenizer_id, (module, name) in _PRETRAINED_MODULES.items()
 }
+
+
+def pretrained_file(tokenizer_id: str) -> VendorFile:
+    """The file a pretrained tokenizer is read from; nothing is read, no vendor package imported."""
+    module, name = _PRETRAINED_MODULES[tokenizer_id]
+    return importlib.import_module(f"benchmark.adapters.{module}").vendor_file(name)
 
 
 def _train_bpe(mix: TrainingMix):

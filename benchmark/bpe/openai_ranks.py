@@ -61,7 +61,7 @@ def read_rank_file(name: str) -> bytes:
     spec = _spec(name)
     source = f"bpe_openai/data/{name}.tiktoken.gz"
     try:
-        compressed = (_package_folder("bpe_openai") / "data" / f"{name}.tiktoken.gz").read_bytes()
+        compressed = (package_folder("bpe_openai") / "data" / f"{name}.tiktoken.gz").read_bytes()
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):  # the last: a zipped install
         raise BenchmarkError(
             f"{source} not found: the offline copy of OpenAI's {name} ranks comes from the PyPI "
@@ -80,7 +80,7 @@ def read_rank_file(name: str) -> bytes:
     return data
 
 
-def _package_folder(package: str) -> Path:
+def package_folder(package: str) -> Path:
     """Where an installed package's files are, without importing it.
 
     subtle: importing bpe_openai (which `importlib.resources.files` does) builds its registry of
