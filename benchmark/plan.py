@@ -265,10 +265,13 @@ def plan_run(config: RunConfig) -> Plan:
 def timed_sample(texts: Sequence[str], *, max_sentences: int = TIMED_SENTENCES,
                  max_bytes: int = TIMED_BYTES) -> tuple[str, ...]:
     """The sentences throughput is timed on: `max_sentences` evenly spread over `texts` (all of
-    them when there are fewer), then as many of those as fit in `max_bytes` (at least one).
+    them when there are fewer), then as many of those as fit in `max_bytes`, passing over any one
+    too long to fit alone (at least one).
 
     >>> timed_sample(["a", "b", "c", "d", "e", "f"], max_sentences=3)
     ('a', 'c', 'e')
+    >>> timed_sample(["a" * 10, "b", "c"], max_bytes=5)
+    ('b', 'c')
     """
     n = len(texts)
     picked = [texts[i * n // max_sentences] for i in range(max_sentences)] if n > max_sentences else list(texts)
@@ -276,12 +279,19 @@ def timed_sample(texts: Sequence[str], *, max_sentences: int = TIMED_SENTENCES,
 
 
 def _within_bytes(texts: Sequence[str], max_bytes: int) -> list[str]:
+    """`texts` in order while their bytes fit in `max_bytes`, passing over any text too long to
+    fit alone (a document-sized line would be the whole sample); the shortest text if none fits."""
     kept, size = [], 0
     for text in texts:
-        size += len(text.encode("utf-8"))
-        if kept and size > max_bytes:
+        n_bytes = len(text.encode("utf-8"))
+        if size + n_bytes > max_bytes:
+            if n_bytes > max_bytes:
+                continue
             break
         kept.append(text)
+        size += n_bytes
+    if not kept and texts:
+        kept = [min(texts, key=lambda text: len(text.encode("utf-8")))]
     return kept
 
 

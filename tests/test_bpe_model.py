@@ -83,6 +83,16 @@ def test_fast_encoder_equals_replaying_every_merge(model):
         assert model.encode(line) == reference_encode(line, model.merges, pattern)
 
 
+@pytest.mark.parametrize("language", ["jpn_Jpan", "kor_Hang", "rus_Cyrl"])
+def test_a_long_pre_token_of_multi_byte_letters_equals_replaying_every_merge(model, language):
+    # Longer than LONG_PIECE_BYTES: three-byte scripts go through the safe cuts, two-byte ones the heap.
+    text = (FLORES / "devtest" / f"{language}.devtest").read_text(encoding="utf-8")
+    letters = "".join(regex.findall(r"\p{L}", text))[:800]
+    assert len(letters.encode()) > 1_000 and regex.fullmatch(r"\p{L}+", letters)
+    model.clear_cache()
+    assert model.encode(letters) == reference_encode(letters, model.merges, regex.compile(model.pattern))
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(st.sampled_from(list("aab cdé日本한 \n'1")), max_size=60))
 def test_fast_encoder_equals_replay_on_random_text(model, text):

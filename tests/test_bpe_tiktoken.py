@@ -81,6 +81,17 @@ def test_adversarial_strings(pair, text):
     assert ours.decode(ids) == text
 
 
+@pytest.mark.parametrize("language", ["jpn_Jpan", "kor_Hang"])
+def test_a_long_pre_token_of_cjk_letters(pair, language):
+    # One pre-token of 100,000 letters (a Japanese or Korean text with its punctuation and spaces
+    # taken out): cut at safe places, as a short one is, not merged byte by byte in one heap.
+    ours, theirs = pair
+    text = (FLORES / "devtest" / f"{language}.devtest").read_text(encoding="utf-8")
+    letters = ("".join(regex.findall(r"\p{L}", text)) * 3)[:100_000]
+    ours.clear_cache()
+    assert ours.encode(letters) == theirs.encode_ordinary(letters)
+
+
 def test_a_long_run_of_one_letter(pair):
     ours, theirs = pair
     text = "a" * 100_000

@@ -74,3 +74,22 @@ def test_reference_must_exist_and_is_always_measured(tmp_path):
     plan = plan_run(RunConfig(corpus_dir=DATA / "tiny_corpus", languages=("jpn",),
                               tokenizers=("tiktoken/*",), cache_dir=tmp_path))
     assert plan.languages == ("eng", "jpn")
+
+
+def test_throughput_is_timed_on_a_bounded_sample_spread_over_the_text():
+    from benchmark.plan import TIMED_SENTENCES, timed_sample
+
+    texts = [f"line {i}" for i in range(1012)]
+    sample = timed_sample(texts)
+    assert len(sample) == TIMED_SENTENCES and sample[0] == "line 0" and sample[-1] == "line 1008"
+    assert timed_sample(texts[:100]) == tuple(texts[:100])  # fewer than the cap: every one
+    # A document-sized line is passed over, not timed alone; the sample stays under its bytes.
+    assert timed_sample(["x" * 500_000, "short", "also short"], max_bytes=256_000) == ("short", "also short")
+    assert timed_sample(["x" * 300, "y" * 200], max_bytes=100) == ("y" * 200,)
+
+
+def test_the_plan_times_a_sample_and_warms_up_on_a_bounded_text(tmp_path):
+    plan = plan_run(RunConfig(languages=("eng_Latn", "jpn_Jpan"), tokenizers=("tiktoken/*",), cache_dir=tmp_path))
+    assert len(plan.measure_texts["jpn_Jpan"]) == 1012 and len(plan.timed_texts["jpn_Jpan"]) == 256
+    assert set(plan.timed_texts["jpn_Jpan"]) <= set(plan.measure_texts["jpn_Jpan"])
+    assert len(plan.warm_texts["jpn_Jpan"]) == 997  # FLORES dev, under the warm-up's cap

@@ -202,7 +202,7 @@ class ByteLevelBPE(TrainingConstructors):
             # subtle: tiktoken returns a pre-token that is itself a token as that token, without
             # running the merges; with its byte rule the merges could split it differently.
             ids = [rank]
-        elif piece.isascii() or len(data) > LONG_PIECE_BYTES:
+        elif piece.isascii() or (len(data) > LONG_PIECE_BYTES and len(data) <= 2 * len(piece)):
             ids = merge_piece(data, ranks, left_lengths)
         elif len(data) > 2 * len(piece) > 2:
             # Cuts fall only between two multi-byte characters: look for them where most
