@@ -11,7 +11,8 @@ The protocol decided here:
   than 5% of a language's measured lines are training text, and the report counts the few others.
 - A user corpus trains (and, without a dev split, warms up) on the training corpus's counterpart
   of each language: the same code or the same language part (`eng` -> `eng_Latn`). Languages
-  without one leave the training to the others; if none has one, all training languages are used.
+  without one leave the training to the others; if none has one, the training corpus's default
+  languages are used (the bundled FLORES-200's six).
 - Throughput is timed after a warm-up on the language's `dev` split, so the timed text is
   unseen; a language with neither a dev split nor a counterpart is timed cold.
 
@@ -35,11 +36,15 @@ from benchmark.adapters import (
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
     ENGLISH_CODES,
-    ISO_639_1,
     Corpus,
+    default_languages,
     english_code,
+    language_name,
+    language_part,
     list_corpus_languages,
     load_corpus,
+    resolve_code,
+    resolve_codes,
 )
 from benchmark.errors import BenchmarkError
 
@@ -121,7 +126,10 @@ def display_path(path: Path) -> str:
 
 def resolve_languages(root: Path, languages: Sequence[str] | None,
                       reference: str | None) -> tuple[tuple[str, ...] | None, str]:
-    """The languages to load (the reference is always measured: the premium needs it)."""
+    """The corpus's codes to load, None for its default ones (`default_languages`), and the
+    reference, which is always measured (the premium needs it). What the user typed is resolved
+    by `corpora.resolve_codes`: `hin` and `HIN` are `hin_Deva`, `all` is every language, `zho`
+    (`zho_Hans` or `zho_Hant`) is refused with both."""
     available = list_corpus_languages(root)  # a folder it cannot load raises load_corpus's own error
     if reference is None:
         reference = english_code(available)
@@ -130,13 +138,13 @@ def resolve_languages(root: Path, languages: Sequence[str] | None,
                 f"{root}: no English file ({', '.join(ENGLISH_CODES)}, in any case) to measure the premium "
                 f"against; pick one of {', '.join(available) or '(none found)'} with --reference CODE"
             )
-    elif reference not in available:
-        raise BenchmarkError(
-            f"{root}: unknown reference language {reference!r}; this corpus has {', '.join(available)}"
-        )
+    else:
+        reference = resolve_code(reference, available, where=str(root), name_of=language_name,
+                                 what="reference language")
     if languages is None:
-        return None, reference
-    selected = list(dict.fromkeys(languages))
+        default = default_languages(root)
+        return (None, reference) if reference in default else ((reference, *default), reference)
+    selected = list(resolve_codes(languages, available, where=str(root), name_of=language_name))
     if reference not in selected:
         selected.insert(0, reference)
     return tuple(selected), reference
@@ -151,10 +159,6 @@ def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str,
     >>> match_languages(["eng", "ru", "hin"], ["eng_Latn", "rus_Cyrl"])
     {'eng': 'eng_Latn', 'ru': 'rus_Cyrl'}
     """
-
-    def language_part(code: str) -> str:
-        part = code.split("_")[0].lower()
-        return ISO_639_1.get(part, part)
 
     matched = {}
     for code in codes:
@@ -180,17 +184,13 @@ def training_text(train_corpus: Corpus, languages: Sequence[str], max_sentences:
 
 def plan_training(config: RunConfig) -> TrainingText:
     """Only the training text, for verbs that train or load trained tokenizers without measuring
-    (`train`, `encode`): `config.languages` are matched in the training corpus (`eng` finds
-    `eng_Latn`), all of its languages when None."""
+    (`train`, `encode`): `config.languages` are resolved in the training corpus (`eng` finds
+    `eng_Latn`, `all` takes every language), its default languages when None."""
     root = corpus_root(config.train_corpus_dir)
-    available = list_corpus_languages(root)
     languages = None
     if config.languages is not None:
-        matched = match_languages(config.languages, available)
-        unknown = [code for code in config.languages if code not in matched]
-        if unknown:
-            raise BenchmarkError(f"{root}: unknown language code {unknown[0]!r}; this corpus has {', '.join(available)}")
-        languages = tuple(dict.fromkeys(matched.values()))
+        languages = resolve_codes(config.languages, list_corpus_languages(root), where=str(root),
+                                  name_of=language_name)
     corpus = load_corpus(root, languages)
     return training_text(corpus, corpus.languages, config.max_sentences)
 

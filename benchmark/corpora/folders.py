@@ -1,256 +1,23 @@
-"""Parallel corpora: discovery, validation, checksums.
+"""A user's parallel corpus folder: which files are its languages, and loading them.
 
-A parallel corpus is one UTF-8 file per language in which line N is the same content in every
-file. Two layouts are read:
-
-- the bundled FLORES-200 subset (`corpora/flores200/{dev,devtest}/<code>.{dev,devtest}`), whose
-  files are pinned by SHA-256 and checked when loaded;
-- a user's folder of `<code>.txt` files, either directly in the folder (one split, called
-  `all`) or in `dev/` and `devtest/` subfolders.
-
-Every line is read as strict UTF-8 and must be non-empty; every language of a split must have the
-same number of lines. Each failure is one `BenchmarkError` naming the file and the line.
-
-This module knows nothing about tokenizers; the training/measuring protocol lives in measure.py.
+A folder holds one UTF-8 file per language, `<code>.txt`, line N being the same content in every
+file: either directly in the folder (one split, called `all`) or in `dev/` and `devtest/`
+subfolders (or FLORES-200's own `dev/<code>.dev`, `devtest/<code>.devtest`). Listing and loading
+read the folder through one function, so they can never disagree. The bundled corpus, given by
+its path, is read by `flores.py` instead.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable
 
+from benchmark.corpora.corpus import ALL_SPLIT, SPLITS, Corpus, check_aligned, select
+from benchmark.corpora.flores import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, bundled_languages, load_flores
+from benchmark.corpora.lines import read_lines, sha256_file
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import check_regular_file
-
-# The corpus shipped in the repository: corpora/flores200 beside the package.
-BUNDLED_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpora" / "flores200"
-
-FLORES_LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn")
-
-# Pinned like tiktoken pins its vocabulary files: a corpus that changed under us would silently
-# change every number, so loading refuses it. Same sums as corpora/README.md.
-FLORES_SHA256 = {
-    "dev/ces_Latn.dev": "f7add857302b8224da3d7a39741043a91a1a5c286f5beac3362eab382c019eb0",
-    "dev/eng_Latn.dev": "51a25f527fd81f428b6933d85a2f5e5544af92aa82042c7fbf0c4120327fba0a",
-    "dev/jpn_Jpan.dev": "17a422e2729f2eaecf7bf98aea70e3e72b8cac8acd72547d6ec1ada07ff92f4f",
-    "dev/kor_Hang.dev": "b309cfc95f11fcf5be423eb43c31cef9aef91c504ebd25d4ef6b11cb916c29c2",
-    "dev/rus_Cyrl.dev": "3cad8426c208a2d5f5ccb1bbf5b5284129ffc30636cff4f4421f5f6f31d891a5",
-    "dev/spa_Latn.dev": "9a99ddc459542da2d980b21cc049e799172545938cb02a5e7c92ebd8234b2121",
-    "devtest/ces_Latn.devtest": "6914d87e4772e1c02e7c6a60c2550873d5660d859151c2b3f5d606a76d41a7d0",
-    "devtest/eng_Latn.devtest": "612e9fbe87997617c0fa8fa8929654a4f49b728d96738112c2b86ef6a1d78d88",
-    "devtest/jpn_Jpan.devtest": "36b8e392ae9404a20e8448c731d16d957ac1b94588d97fb691128ae706b63606",
-    "devtest/kor_Hang.devtest": "540972696230a56e888f1fbd04b7000135c436351f5e467f99ce67fdccd8df0f",
-    "devtest/rus_Cyrl.devtest": "cdc706ed862d1d35d8d67cfda0b396766646885434958b18291aa760ff1bb59e",
-    "devtest/spa_Latn.devtest": "40fcb836b49b0a461a14c00b8bce1f03113f8d2668132af424e74b2421d18ce9",
-}
-
-# English names for the reports; a user's code that is not here is shown as itself.
-LANGUAGE_NAMES = {
-    "eng_Latn": "English", "eng": "English", "en": "English",
-    "spa_Latn": "Spanish", "spa": "Spanish", "es": "Spanish",
-    "rus_Cyrl": "Russian", "rus": "Russian", "ru": "Russian",
-    "jpn_Jpan": "Japanese", "jpn": "Japanese", "ja": "Japanese",
-    "kor_Hang": "Korean", "kor": "Korean", "ko": "Korean",
-    "ces_Latn": "Czech", "ces": "Czech", "cs": "Czech",
-    "deu_Latn": "German", "deu": "German", "de": "German",
-    "fra_Latn": "French", "fra": "French", "fr": "French",
-    "zho_Hans": "Chinese (Simplified)", "zho_Hant": "Chinese (Traditional)", "zh": "Chinese",
-    "hin_Deva": "Hindi", "hin": "Hindi", "hi": "Hindi",
-    "arb_Arab": "Arabic", "ara": "Arabic", "ar": "Arabic",
-}
-
-# Two-letter (ISO 639-1) codes of the languages named above -> their three-letter language part,
-# so that a user's `ru.txt` finds FLORES's `rus_Cyrl` to train and warm up on.
-ISO_639_1 = {"en": "eng", "es": "spa", "ru": "rus", "ja": "jpn", "ko": "kor", "cs": "ces", "de": "deu",
-             "fr": "fra", "zh": "zho", "hi": "hin", "ar": "arb"}
-
-# Codes tried, in order, when the user does not name the premium's reference language.
-ENGLISH_CODES = ("eng_Latn", "eng", "en")
-
-
-def english_code(codes: Sequence[str]) -> str | None:
-    """The first of `codes` that is an English code (ENGLISH_CODES in that order, any case); two
-    that differ only in case (en and EN) are an error, as either could be meant."""
-    for english in ENGLISH_CODES:
-        found = [code for code in codes if code.lower() == english.lower()]
-        if len(found) > 1:
-            raise BenchmarkError(
-                f"{' and '.join(found)} are both English ({english}); pick the premium's reference with --reference CODE"
-            )
-        if found:
-            return found[0]
-    return None
-
-
-SPLITS = ("dev", "devtest")
-# A line is a sentence or a document; past this many characters it is rather a file without line
-# breaks, and one encoder (bpe-openai) refuses such inputs outright.
-MAX_LINE_CHARS = 1_000_000
-ALL_SPLIT = "all"  # the one split of a user corpus without dev/ and devtest/ subfolders
-
-
-def language_name(code: str) -> str:
-    """'jpn_Jpan' -> 'Japanese'; an unknown code is returned as it is."""
-    return LANGUAGE_NAMES.get(code, code)
-
-
-@dataclass(frozen=True)
-class Corpus:
-    """A validated parallel corpus: split -> language -> lines (without newlines)."""
-
-    name: str  # "flores200" or the user folder's name
-    root: Path
-    languages: tuple[str, ...]
-    splits: dict[str, dict[str, tuple[str, ...]]]
-    checksums: dict[str, str]  # "<split>/<file name>" -> sha256 of the file as read
-
-    def lines(self, split: str, language: str) -> tuple[str, ...]:
-        try:
-            return self.splits[split][language]
-        except KeyError:
-            raise BenchmarkError(
-                f"{self.root}: no split {split!r} for language {language!r}; "
-                f"splits: {', '.join(self.splits)}; languages: {', '.join(self.languages)}"
-            ) from None
-
-    @property
-    def measure_split(self) -> str:
-        """Measurements use `devtest`, or the whole corpus when it has no split."""
-        return "devtest" if "devtest" in self.splits else ALL_SPLIT
-
-    @property
-    def train_split(self) -> str:
-        """Training uses `dev`, or the whole corpus when it has no split."""
-        return "dev" if "dev" in self.splits else ALL_SPLIT
-
-    def n_sentences(self, split: str) -> int:
-        return len(next(iter(self.splits[split].values())))
-
-    def default_reference(self) -> str:
-        code = english_code(self.languages)
-        if code is not None:
-            return code
-        raise BenchmarkError(
-            f"{self.root}: no English file ({', '.join(ENGLISH_CODES)}, in any case) to measure the premium "
-            f"against; pick one of {', '.join(self.languages)} with --reference CODE"
-        )
-
-
-def read_lines(path: Path) -> tuple[str, ...]:
-    """Read one corpus file as strict UTF-8; an empty line or bad byte names its line number."""
-    path = Path(path)
-    check_regular_file(path, "corpus file", hint="give a UTF-8 text file, one sentence per line")
-    return _decode_lines(path.read_bytes(), path)
-
-
-def _decode_lines(data: bytes, path: Path) -> tuple[str, ...]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line_number = data.count(b"\n", 0, exc.start) + 1
-        raise BenchmarkError(
-            f"{path}:{line_number}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
-            f"{exc.start}); save the file as UTF-8"
-        ) from None
-    # A byte-order mark is an encoding artefact, not content.
-    text = text.removeprefix("\ufeff")
-    if not text.strip():
-        raise BenchmarkError(f"{path}: file is empty; expected one sentence per line")
-    raw_lines = text.split("\n")
-    if raw_lines[-1] == "":  # the final newline ends the last line, it does not start a new one
-        raw_lines.pop()
-    lines = []
-    for line_number, line in enumerate(raw_lines, start=1):
-        line = line.removesuffix("\r")  # files saved with Windows line endings
-        if "\r" in line:
-            raise BenchmarkError(
-                f"{path}:{line_number}: a carriage return inside the line (old Mac line endings, which "
-                "put the whole file on one line?); save the file with \\n line endings"
-            )
-        if line.startswith("\ufeff"):
-            raise BenchmarkError(
-                f"{path}:{line_number}: starts with a byte-order mark (U+FEFF), an encoding artefact "
-                "(files joined together?); remove it"
-            )
-        if not line.strip():
-            raise BenchmarkError(
-                f"{path}:{line_number}: empty line; every line must hold the sentence that "
-                "is on the same line in the other languages"
-            )
-        if len(line) > MAX_LINE_CHARS:
-            raise BenchmarkError(
-                f"{path}:{line_number}: a line of {len(line):,} characters, over the limit of {MAX_LINE_CHARS:,}; "
-                "a line holds one sentence or document: split it"
-            )
-        lines.append(line)
-    return tuple(lines)
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def _check_aligned(files: dict[str, Path], lines: dict[str, tuple[str, ...]]) -> None:
-    """Every language of a split must have the same number of lines."""
-    first = next(iter(lines))
-    n_first = len(lines[first])
-    for language, language_lines in lines.items():
-        if len(language_lines) != n_first:
-            n = len(language_lines)
-            where = min(n, n_first) + 1
-            raise BenchmarkError(
-                f"{files[language]}: {n} lines but {files[first]} has {n_first}; "
-                f"parallel files must match line for line (first difference at line {where})"
-            )
-
-
-def _select(available: Sequence[str], languages: Iterable[str] | None, root: Path) -> tuple[str, ...]:
-    if languages is None:
-        return tuple(available)
-    selected = []
-    for code in languages:
-        if code not in available:
-            raise BenchmarkError(
-                f"{root}: unknown language code {code!r}; this corpus has {', '.join(available)}"
-            )
-        if code not in selected:
-            selected.append(code)
-    if not selected:
-        raise BenchmarkError(f"{root}: no language selected; this corpus has {', '.join(available)}")
-    return tuple(selected)
-
-
-def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None = None, *,
-                verify_checksums: bool = True) -> Corpus:
-    """Load the bundled FLORES-200 subset, checking every file against its pinned SHA-256."""
-    root = Path(root)
-    selected = _select(FLORES_LANGUAGES, languages, root)
-    splits: dict[str, dict[str, tuple[str, ...]]] = {}
-    checksums: dict[str, str] = {}
-    for split in SPLITS:
-        files = {code: root / split / f"{code}.{split}" for code in selected}
-        lines = {}
-        for code, path in files.items():
-            key = f"{split}/{path.name}"
-            if not path.exists():
-                raise BenchmarkError(f"{path}: bundled corpus file is missing; restore it with `git checkout corpora/`")
-            check_regular_file(path, "corpus file", hint="restore it with `git checkout corpora/`")
-            data = path.read_bytes()
-            digest = hashlib.sha256(data).hexdigest()
-            if verify_checksums and digest != FLORES_SHA256[key]:
-                raise BenchmarkError(
-                    f"{path}: SHA-256 {digest} does not match the pinned {FLORES_SHA256[key]}; "
-                    "the bundled corpus was modified, restore it with `git checkout corpora/`"
-                )
-            checksums[key] = digest
-            lines[code] = _decode_lines(data, path)
-        _check_aligned(files, lines)
-        splits[split] = lines
-    return Corpus(name="flores200", root=root, languages=selected, splits=splits, checksums=checksums)
-
 
 # A language code names a file: letters (any script), digits, "_" and "-", starting with a letter or
 # digit (eng, eng_Latn, pt-BR, français). A dot is refused: spa.bak.txt is a backup, not a language.
@@ -326,20 +93,22 @@ def _layout(root: Path) -> dict[str, dict[str, Path]]:
 
 def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
     """Load a corpus folder: the FLORES layout, or `<code>.txt` files with optional dev/ devtest/.
+    `languages` are the corpus's codes exactly (`languages.resolve_codes` turns what a user typed
+    into them); None: `default_languages(root)`.
 
     >>> load_corpus(Path("my_corpus"), ["eng", "hin_Deva"])   # my_corpus/eng.txt, my_corpus/hin_Deva.txt
     """
     root = Path(root)
-    if root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR.resolve():
+    if is_bundled(root):
         return load_flores(root, languages)
-    # The FLORES layout somewhere else (e.g. a bigger FLORES-200 checkout) has no pinned sums.
+    # The FLORES layout somewhere else (e.g. a FLORES-200 checkout) has no pinned sums.
     per_split = _layout(root)
-    selected = _select(_ordered(next(iter(per_split.values()))), languages, root)
+    selected = select(_ordered(next(iter(per_split.values()))), languages, root)
     splits, checksums = {}, {}
     for split, files in per_split.items():
         files = {code: files[code] for code in selected}
         lines = {code: read_lines(path) for code, path in files.items()}
-        _check_aligned(files, lines)
+        check_aligned(files, lines)
         splits[split] = lines
         checksums.update({f"{split}/{p.name}": sha256_file(p) for p in files.values()})
     return Corpus(name=root.name, root=root, languages=selected, splits=splits, checksums=checksums)
@@ -351,10 +120,22 @@ def _ordered(files: dict[str, Path]) -> tuple[str, ...]:
 
 
 def list_corpus_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
-    """The language codes of a corpus folder, without reading the texts (for `list`): the same
-    files `load_corpus` would load; a folder it cannot load raises its error."""
+    """Every language code of a corpus folder, without reading the texts: the same files
+    `load_corpus` would load; a folder it cannot load raises its error."""
     root = Path(root)
-    if root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR.resolve():
-        return FLORES_LANGUAGES
+    if is_bundled(root):
+        return bundled_languages(root)
     per_split = _layout(root)
     return _ordered(next(iter(per_split.values())))
+
+
+def default_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
+    """The languages a run measures when none are named: the six of the mission for the bundled
+    corpus (`--languages all` takes its 204), every language of a user's folder."""
+    return FLORES_LANGUAGES if is_bundled(root) else list_corpus_languages(root)
+
+
+def is_bundled(root: Path) -> bool:
+    """Whether `root` is the bundled FLORES-200 folder (read with its pinned sums)."""
+    root = Path(root)
+    return root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR
