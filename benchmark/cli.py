@@ -89,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def corpus_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
-                       help="comma-separated language codes (default: every language of the corpus)")
+                       help="comma-separated language codes, e.g. hin,amh_Ethi, in any case, a code without its "
+                            "script (hin) when the language has one script in the corpus; or all (default: the six "
+                            "of the bundled FLORES-200, every language of --corpus DIR; `list` shows them)")
         p.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, metavar="SIZES",
                        help=f"sizes of the trained tokenizers (default {sizes(DEFAULT_VOCAB_SIZES)}; "
                             f"--quick {sizes(QUICK_VOCAB_SIZES)})")
