@@ -5,6 +5,7 @@
     encode   show how one sentence splits in each tokenizer: Once | upon | a | time
     list     the tokenizers and corpora this program knows
     report   render reports/ again from a saved results.json, without measuring
+    reproduce  recompute a study's published token counts offline and compare them
 
 Each returns the process's exit status; output goes to `out` (stdout by default), warnings and
 progress to stderr. A `BenchmarkError` is the user's to fix: the CLI prints it as one line.
@@ -291,3 +292,17 @@ def _list_languages(root: Path, loaded, out: TextIO) -> None:
         cells = [cell.ljust(width) for cell, width in zip(row, widths) if width]
         print(("  " + "  ".join(cells)).rstrip(), file=out)
 
+
+def cmd_reproduce(study: str, *, columns: Sequence[str] | None = None, languages: Sequence[str] | None = None,
+                  out: TextIO | None = None) -> int:
+    """Recompute a study's published counts (`benchmark.reproduce`) and print how many match;
+    exit status 1 when any differs, with a table of language, published, computed."""
+    from benchmark.corpora import bundled_languages, language_name, resolve_codes
+    from benchmark.reproduce import render, reproduce
+
+    out = out or sys.stdout
+    codes = resolve_codes(languages, bundled_languages(), where="corpora/flores200",
+                          name_of=language_name) if languages else None
+    reproduction = reproduce(study, columns=columns, languages=codes)
+    print(render(reproduction), file=out)
+    return EXIT_OK if reproduction.ok else EXIT_SOME_FAILED
