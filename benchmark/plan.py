@@ -4,7 +4,10 @@ The protocol decided here:
 - Trained tokenizers learn from the training corpus's `dev` split (the bundled FLORES-200 unless
   `--train-corpus`), all selected languages together, an equal share each: the same number of
   lines per language. The corpus is parallel, so equal lines means equal content; equal bytes
-  would instead give scripts with more bytes per sentence fewer sentences.
+  would instead give scripts with more bytes per sentence fewer sentences. At most
+  `MAX_TRAINING_LINES` lines in all: past 30 languages each gives the first
+  `MAX_TRAINING_LINES // n_languages` lines of its split (204 languages: 147 each), and the run
+  record's `train_share` says so (docs/reproduce.md has the measurements behind the number).
 - Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
   while training stays on the other corpus): no measurement sees training text. That is checked
   line by line, not assumed from folder names: a run with trained tokenizers is refused if more
@@ -64,6 +67,12 @@ WARM_UP_BYTES = 1_000_000
 # with trained tokenizers is refused: that is measuring on training data. Below it (a few common
 # lines such as "Yes." in two unrelated corpora) the report gives the count.
 MAX_SHARE_MEASURED_IN_TRAINING = 0.05
+# Trained tokenizers learn from at most this many lines in all, an equal share per language: the
+# whole dev split of up to 30 languages (30 x 997 = 29,910 lines), the first 147 lines of each of
+# FLORES-200's 204. Training grows with the lines: all 204 dev splits took our BPE 41 s and 802 MB
+# at 16,384 tokens, and `train` with every family 21 min and 1.4 GB (SentencePiece 8 min a size);
+# capped, 11 s and 241 MB, and 2 min 17 s and 0.5 GB (docs/reproduce.md).
+MAX_TRAINING_LINES = 30_000
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,7 @@ class Plan:
     warm_texts: dict[str, tuple[str, ...]]
     warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
     training: TrainingText
+    train_share: str  # how the training lines were shared out, and whether MAX_TRAINING_LINES cut them
     tokenizer_ids: tuple[str, ...]
     trains: bool  # whether any tokenizer of the run is trained by this program
     # measured language -> how many of its measured lines occur, word for word, in the training text
@@ -174,12 +184,34 @@ def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str,
 
 def training_text(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> TrainingText:
     """The lines trained tokenizers learn from: the training split of `languages`, the same
-    number of lines from each (parallel lines: the same content)."""
+    number of lines from each (parallel lines: the same content), `n_train_lines` of them."""
     split = train_corpus.train_split
-    n_train = min(len(train_corpus.lines(split, code)) for code in languages)
-    if max_sentences is not None:
-        n_train = min(n_train, max_sentences)
+    n_train = n_train_lines(train_corpus, languages, max_sentences)
     return TrainingText.of({code: train_corpus.lines(split, code)[:n_train] for code in languages})
+
+
+def n_train_lines(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> int:
+    """Lines per language of the training text: the shortest split, or `max_sentences`, or the
+    language's share of MAX_TRAINING_LINES, whichever is fewest (at least one)."""
+    n_lines = _n_lines_uncapped(train_corpus, languages, max_sentences)
+    return max(1, min(n_lines, MAX_TRAINING_LINES // len(languages)))
+
+
+def describe_train_share(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> str:
+    """The run record's `train_share`: the rule, and whether the cap cut the training text."""
+    text = "equal number of lines per language (parallel lines: the same content in each)"
+    n_lines = _n_lines_uncapped(train_corpus, languages, max_sentences)
+    n_capped = n_train_lines(train_corpus, languages, max_sentences)
+    if n_capped < n_lines:
+        text += (f"; capped at {MAX_TRAINING_LINES:,} training lines in all, so each of the {len(languages)} "
+                 f"languages gives its first {n_capped:,} lines of {n_lines:,}")
+    return text
+
+
+def _n_lines_uncapped(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> int:
+    split = train_corpus.train_split
+    n_lines = min(len(train_corpus.lines(split, code)) for code in languages)
+    return n_lines if max_sentences is None else min(n_lines, max_sentences)
 
 
 def plan_training(config: RunConfig) -> TrainingText:
@@ -250,6 +282,7 @@ def plan_run(config: RunConfig) -> Plan:
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
         train_languages=train_languages, train_language_of={code: counterpart.get(code) for code in languages},
         measure_texts=measure_texts, timed_texts=timed_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
+        train_share=describe_train_share(train_corpus, train_languages, limit),
         tokenizer_ids=ids, trains=trains, n_measured_in_training=n_measured_in_training,
     )
 

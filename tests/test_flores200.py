@@ -153,3 +153,23 @@ def test_a_run_takes_the_six_unless_told_and_resolves_what_it_is_told(tmp_path):
         plan(languages=("zho",))
     with pytest.raises(BenchmarkError, match=r"unknown reference language 'deu_Latf'; closest: deu_Latn"):
         plan(reference="deu_Latf")
+
+
+@pytest.mark.slow
+def test_all_languages_train_on_equal_capped_shares_and_the_plan_says_so(tmp_path):
+    # One run of all 204 (its texts read, ~4 s); the cap leaves the default run's training whole.
+    from benchmark.plan import MAX_TRAINING_LINES, RunConfig, plan_run
+
+    plan = plan_run(RunConfig(languages=("all",), tokenizers=("bpe/*",), vocab_sizes=(300,), cache_dir=tmp_path))
+    assert plan.languages == plan.train_languages == bundled_languages()
+    training = plan.training
+    assert {len(lines) for lines in training.lines.values()} == {MAX_TRAINING_LINES // 204} == {147}
+    assert len(training.texts) <= MAX_TRAINING_LINES
+    # Each language gives its first lines: the share is a prefix of its dev split.
+    assert training.lines["hin_Deva"] == plan.corpus.lines("dev", "hin_Deva")[:147]
+    assert plan.train_share == ("equal number of lines per language (parallel lines: the same content in each); "
+                                "capped at 30,000 training lines in all, so each of the 204 languages gives its "
+                                "first 147 lines of 997")
+    six = plan_run(RunConfig(tokenizers=("bpe/*",), vocab_sizes=(300,), cache_dir=tmp_path))
+    assert {len(lines) for lines in six.training.lines.values()} == {997}
+    assert six.train_share == "equal number of lines per language (parallel lines: the same content in each)"
