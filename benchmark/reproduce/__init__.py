@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Sequence
@@ -19,9 +18,6 @@ from typing import Sequence
 from benchmark.errors import BenchmarkError
 
 STUDIES = {"petrov2023": "benchmark.reproduce.petrov2023"}
-# Encoding a whole language as one text runs in tiktoken's Rust code, which lets go of the GIL:
-# threads use both cores of this machine with no process to start.
-DEFAULT_THREADS = 2
 
 
 @dataclass(frozen=True)
@@ -73,10 +69,11 @@ def study_module(study: str) -> ModuleType:
     return importlib.import_module(STUDIES[study])
 
 
-def reproduce(study: str, *, columns: Sequence[str] | None = None, languages: Sequence[str] | None = None,
-              threads: int = DEFAULT_THREADS) -> Reproduction:
+def reproduce(study: str, *, columns: Sequence[str] | None = None,
+              languages: Sequence[str] | None = None) -> Reproduction:
     """Recompute `columns` (default: all the study computes) for `languages` (bundled codes;
-    default: every language the study published)."""
+    default: every language the study published). One language after the other: two threads
+    took as long as one (19.5 s and 18.2 s for all 204), tiktoken keeping the GIL."""
     started = time.perf_counter()
     module = study_module(study)
     published = module.read_published()
@@ -92,12 +89,10 @@ def reproduce(study: str, *, columns: Sequence[str] | None = None, languages: Se
         raise BenchmarkError(f"{study}: published nothing for {missing[0]!r}")
     counters = {name: module.COLUMNS[name].make_counter() for name in names}
 
-    def count(code: str) -> dict[str, int]:
+    computed = {}
+    for code in codes:
         text = module.protocol_text(code)
-        return {name: counter(text) for name, counter in counters.items()}
-
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        computed = dict(zip(codes, pool.map(count, codes)))
+        computed[code] = {name: counter(text) for name, counter in counters.items()}
     results = tuple(
         ColumnResult(name, module.COLUMNS[name].method,
                      tuple(Count(code, published[code][name], computed[code][name]) for code in codes))
