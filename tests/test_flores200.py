@@ -76,6 +76,15 @@ def test_a_recompressed_file_is_accepted_and_a_changed_text_refused(tmp_path):
         load_flores(copy, ["hin_Deva"])
 
 
+def test_a_copy_of_the_bundled_folder_is_a_user_folder_that_names_its_compressed_files(tmp_path):
+    # Nothing skipped without a word: a copy is read as a user's folder, which takes no .xz.
+    copy = tmp_path / "flores200"
+    shutil.copytree(BUNDLED_CORPUS_DIR, copy)
+    with pytest.raises(BenchmarkError, match=r"ace_Arab\.dev\.xz: a compressed corpus file; decompress it with "
+                                             r"`xz -dk .*`, or leave out --corpus"):
+        load_corpus(copy)
+
+
 @pytest.mark.parametrize("name", ["SHA256SUMS", "language_names.csv"])
 def test_the_manifest_and_the_names_are_pinned(tmp_path, name):
     copy = tmp_path / "flores200"

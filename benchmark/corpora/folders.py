@@ -36,6 +36,10 @@ def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
     code."""
     found: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
+        if path.name.lower().endswith(f"{suffix}.xz") and not path.name.startswith("."):
+            # Only the bundled corpus is read compressed (a copy of it is a user folder).
+            raise BenchmarkError(f"{path}: a compressed corpus file; decompress it with `xz -dk {path}`, or "
+                                 "leave out --corpus to read the bundled FLORES-200")
         if not _is_text_file(path, suffix):
             continue
         code = path.name[: -len(suffix)]
