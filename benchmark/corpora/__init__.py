@@ -24,12 +24,13 @@ from benchmark.corpora.flores import (
     FLORES_LANGUAGES,
     bundled_languages,
     bundled_names,
+    is_bundled,
     language_name,
     load_flores,
     read_bundled_text,
     read_manifest,
 )
-from benchmark.corpora.folders import default_languages, is_bundled, list_corpus_languages, load_corpus
+from benchmark.corpora.folders import default_languages, list_corpus_languages, load_corpus
 from benchmark.corpora.languages import (
     ENGLISH_CODES,
     ISO_639_1,

@@ -85,8 +85,14 @@ def bundled_names() -> dict[str, str]:
 
 def bundled_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
     """Every bundled code: the six of the default run first, then the others by code."""
-    names = bundled_names() if Path(root).resolve() == BUNDLED_CORPUS_DIR else read_language_names(root)
+    names = bundled_names() if is_bundled(root) else read_language_names(root)
     return FLORES_LANGUAGES + tuple(sorted(set(names) - set(FLORES_LANGUAGES)))
+
+
+def is_bundled(root: Path) -> bool:
+    """Whether `root` is the bundled FLORES-200 folder (not a copy of it)."""
+    root = Path(root)
+    return root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR
 
 
 def language_name(code: str) -> str:
@@ -142,10 +148,7 @@ def read_bundled_text(split: str, code: str, root: Path = BUNDLED_CORPUS_DIR, *,
 
 def _read_text_bytes(path: Path) -> bytes:
     """A bundled file's text as bytes, decompressed if it is xz."""
-    if not path.exists():
-        raise BenchmarkError(f"{path}: bundled corpus file is missing; {_RESTORE}")
-    check_regular_file(path, "corpus file", hint=_RESTORE)
-    data = path.read_bytes()
+    data = _read_bundled_file(path)
     if path.suffix != ".xz":
         return data
     try:
@@ -155,12 +158,16 @@ def _read_text_bytes(path: Path) -> bytes:
 
 
 def _read_pinned(path: Path, pinned: str) -> bytes:
-    if not path.exists():
-        raise BenchmarkError(f"{path}: bundled corpus file is missing; {_RESTORE}")
-    check_regular_file(path, "corpus file", hint=_RESTORE)
-    data = path.read_bytes()
+    data = _read_bundled_file(path)
     digest = hashlib.sha256(data).hexdigest()
     if digest != pinned:
         raise BenchmarkError(f"{path}: SHA-256 {digest} does not match the pinned {pinned}; "
                              f"the bundled corpus was modified, {_RESTORE}")
     return data
+
+
+def _read_bundled_file(path: Path) -> bytes:
+    if not path.exists():
+        raise BenchmarkError(f"{path}: bundled corpus file is missing; {_RESTORE}")
+    check_regular_file(path, "corpus file", hint=_RESTORE)
+    return path.read_bytes()

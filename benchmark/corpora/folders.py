@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from benchmark.corpora.corpus import ALL_SPLIT, SPLITS, Corpus, check_aligned, select
-from benchmark.corpora.flores import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, bundled_languages, load_flores
+from benchmark.corpora.flores import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, bundled_languages, is_bundled, load_flores
 from benchmark.corpora.lines import read_lines, sha256_file
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import check_regular_file
@@ -138,8 +138,3 @@ def default_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
     corpus (`--languages all` takes its 204), every language of a user's folder."""
     return FLORES_LANGUAGES if is_bundled(root) else list_corpus_languages(root)
 
-
-def is_bundled(root: Path) -> bool:
-    """Whether `root` is the bundled FLORES-200 folder (read with its pinned sums)."""
-    root = Path(root)
-    return root.is_dir() and root.resolve() == BUNDLED_CORPUS_DIR
