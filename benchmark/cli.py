@@ -59,6 +59,12 @@ def _list(args: argparse.Namespace) -> int:
     return cmd_list(corpus=args.corpus, cache_dir=args.cache_dir)
 
 
+def _reproduce(args: argparse.Namespace) -> int:
+    from benchmark.commands import cmd_reproduce
+
+    return cmd_reproduce(args.study, columns=args.columns, languages=args.languages)
+
+
 def _report(args: argparse.Namespace) -> int:
     from benchmark.commands import cmd_report
 
@@ -71,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     from benchmark.executors import EXECUTORS
     from benchmark.mixes import BUILT_IN, DEFAULT_MIXES
     from benchmark.plan import QUICK_SENTENCES, QUICK_VOCAB_SIZES, TIMED_REPEATS
+    from benchmark.reproduce import STUDIES
 
     def sizes(values: Sequence[int]) -> str:
         return ",".join(map(str, values))
@@ -90,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def corpus_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
-                       help="comma-separated language codes (default: every language of the corpus)")
+                       help="comma-separated language codes, e.g. hin,amh_Ethi, in any case, a code without its "
+                            "script (hin) when the language has one script in the corpus; or all (default: the six "
+                            "of the bundled FLORES-200, every language of --corpus DIR; `list` shows them)")
         p.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, metavar="SIZES",
                        help=f"sizes of the trained tokenizers (default {sizes(DEFAULT_VOCAB_SIZES)}; "
                             f"--quick {sizes(QUICK_VOCAB_SIZES)})")
@@ -164,6 +173,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where to write (default: the results file's folder); it is replaced whole")
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
     report.set_defaults(handler=_report)
+
+    reproduce = verbs.add_parser(
+        "reproduce", help="recompute a study's published token counts offline and compare them",
+        description="Recompute a study's published token counts on the bundled FLORES-200 with its protocol, "
+                    "offline, and compare each with the published number; exit 1 if any differs, with a table "
+                    "of language, published, computed (docs/reproduce.md).")
+    reproduce.add_argument("study", choices=sorted(STUDIES), help="the study: petrov2023 (Petrov et al., NeurIPS 2023)")
+    reproduce.add_argument("--columns", type=argtypes.csv_list, metavar="NAMES",
+                           help="only these published columns, e.g. cl100k_base,ByT5 (default: every one it can)")
+    reproduce.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
+                           help="only these languages, e.g. hin,amh_Ethi (default: every one published)")
+    reproduce.set_defaults(handler=_reproduce)
     _add_speed_parser(verbs)
     return parser
 

@@ -5,6 +5,7 @@
     encode   show how one sentence splits in each tokenizer: Once | upon | a | time
     list     the tokenizers and corpora this program knows
     report   render reports/ again from a saved results.json, without measuring
+    reproduce  recompute a study's published token counts offline and compare them
 
 Each returns the process's exit status; output goes to `out` (stdout by default), warnings and
 progress to stderr. A `BenchmarkError` is the user's to fix: the CLI prints it as one line.
@@ -258,11 +259,13 @@ def _source_line(tokenizer_id: str) -> str:
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
     from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TrainingCache, default_cache_dir, trained_families
-    from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name, load_corpus
+    from benchmark.corpora import BUNDLED_CORPUS_DIR, is_bundled, load_corpus
 
     out = out or sys.stdout
     root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
-    loaded = load_corpus(root)  # first: a bad folder is an error, not a listing cut short
+    # First: a bad folder is an error, not a listing cut short. The bundled corpus's texts are
+    # pinned, so its listing reads only the names (not 408 files).
+    loaded = None if is_bundled(root) else load_corpus(root)
     print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
     entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split"
                 + (f" ({family.mix.description})" if family.mix else "")) for family in trained_families()]
@@ -272,13 +275,7 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     width = max(len(name) for name, _ in entries)
     for name, what in entries:
         print(f"  {name:<{width}}  {what}", file=out)
-    print(f"\nCorpus {loaded.name} ({root}):", file=out)
-    codes = loaded.languages
-    code_width = max((len(code) for code in codes), default=0)
-    name_width = max((len(language_name(code)) for code in codes), default=0)
-    for code in codes:
-        counts = ", ".join(f"{split} {len(loaded.lines(split, code))} lines" for split in loaded.splits)
-        print(f"  {code:<{code_width}}  {language_name(code):<{name_width}}  {counts}", file=out)
+    _list_languages(root, loaded, out)
     cache_root = Path(cache_dir) if cache_dir else default_cache_dir()
     print(f"\nCache of trained tokenizers: {cache_root}", file=out)
     held = TrainingCache(cache_root).entries()
@@ -287,3 +284,47 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     for family, n in held.items():
         print(f"  {family:<{width}}  {n} entr{'y' if n == 1 else 'ies'}", file=out)
     return EXIT_OK
+
+
+def _list_languages(root: Path, loaded, out: TextIO) -> None:
+    """One line per language: code, English name, script (and direction); a user corpus's line
+    counts, the bundled corpus's once (the same in every language)."""
+    from benchmark.corpora import (
+        BUNDLED_LINES, FLORES_LANGUAGES, bundled_languages, is_right_to_left, language_name, script_name,
+    )
+
+    if loaded is None:
+        codes = bundled_languages(root)
+        splits = " and ".join(f"{split} ({n:,} lines)" for split, n in BUNDLED_LINES.items())
+        print(f"\nCorpus flores200 ({root}): {len(codes)} languages, each with {splits}; * the "
+              f"{len(FLORES_LANGUAGES)} a run measures unless given --languages (`--languages all` for every one):",
+              file=out)
+    else:
+        codes = loaded.languages
+        print(f"\nCorpus {loaded.name} ({root}):", file=out)
+    rows = []
+    for code in codes:
+        script = script_name(code) + (", right to left" if is_right_to_left(code) else "")
+        mark = "*" if loaded is None and code in FLORES_LANGUAGES else " "
+        counts = "" if loaded is None else ", ".join(f"{split} {len(loaded.lines(split, code))} lines"
+                                                    for split in loaded.splits)
+        rows.append((f"{mark} {code}", language_name(code), script, counts))
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(len(rows[0]) if rows else 0)]
+    for row in rows:  # a column empty in every row (a user corpus's scripts) takes no room
+        cells = [cell.ljust(width) for cell, width in zip(row, widths) if width]
+        print(("  " + "  ".join(cells)).rstrip(), file=out)
+
+
+def cmd_reproduce(study: str, *, columns: Sequence[str] | None = None, languages: Sequence[str] | None = None,
+                  out: TextIO | None = None) -> int:
+    """Recompute a study's published counts (`benchmark.reproduce`) and print how many match;
+    exit status 1 when any differs, with a table of language, published, computed."""
+    from benchmark.corpora import bundled_languages, language_name, resolve_codes
+    from benchmark.reproduce import render, reproduce
+
+    out = out or sys.stdout
+    codes = resolve_codes(languages, bundled_languages(), where="corpora/flores200",
+                          name_of=language_name) if languages else None
+    reproduction = reproduce(study, columns=columns, languages=codes)
+    print(render(reproduction), file=out)
+    return EXIT_OK if reproduction.ok else EXIT_SOME_FAILED

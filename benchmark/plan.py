@@ -4,14 +4,18 @@ The protocol decided here:
 - Trained tokenizers learn from the training corpus's `dev` split (the bundled FLORES-200 unless
   `--train-corpus`), all selected languages together, an equal share each: the same number of
   lines per language. The corpus is parallel, so equal lines means equal content; equal bytes
-  would instead give scripts with more bytes per sentence fewer sentences.
+  would instead give scripts with more bytes per sentence fewer sentences. At most
+  `MAX_TRAINING_LINES` lines in all: past 30 languages each gives the first
+  `MAX_TRAINING_LINES // n_languages` lines of its split (204 languages: 147 each), and the run
+  record's `train_share` says so (docs/reproduce.md has the measurements behind the number).
 - Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
   while training stays on the other corpus): no measurement sees training text. That is checked
   line by line, not assumed from folder names: a run with trained tokenizers is refused if more
   than 5% of a language's measured lines are training text, and the report counts the few others.
 - A user corpus trains (and, without a dev split, warms up) on the training corpus's counterpart
   of each language: the same code or the same language part (`eng` -> `eng_Latn`). Languages
-  without one leave the training to the others; if none has one, all training languages are used.
+  without one leave the training to the others; if none has one, the training corpus's default
+  languages are used (the bundled FLORES-200's six).
 - Throughput is timed after a warm-up on the language's `dev` split, so the timed text is
   unseen; a language with neither a dev split nor a counterpart is timed cold.
 
@@ -37,11 +41,15 @@ from benchmark.adapters import (
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
     ENGLISH_CODES,
-    ISO_639_1,
     Corpus,
+    default_languages,
     english_code,
+    language_name,
+    language_part,
     list_corpus_languages,
     load_corpus,
+    resolve_code,
+    resolve_codes,
 )
 from benchmark.errors import BenchmarkError
 from benchmark.mixes import DEFAULT_MIXES, TrainingMix, parse_mixes
@@ -62,6 +70,12 @@ WARM_UP_BYTES = 1_000_000
 # with trained tokenizers is refused: that is measuring on training data. Below it (a few common
 # lines such as "Yes." in two unrelated corpora) the report gives the count.
 MAX_SHARE_MEASURED_IN_TRAINING = 0.05
+# Trained tokenizers learn from at most this many lines in all, an equal share per language: the
+# whole dev split of up to 30 languages (30 x 997 = 29,910 lines), the first 147 lines of each of
+# FLORES-200's 204. Training grows with the lines: all 204 dev splits took our BPE 41 s and 802 MB
+# at 16,384 tokens, and `train` with every family 21 min and 1.4 GB (SentencePiece 8 min a size);
+# capped, 11 s and 241 MB, and 2 min 17 s and 0.5 GB (docs/reproduce.md).
+MAX_TRAINING_LINES = 30_000
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,7 @@ class Plan:
     warm_texts: dict[str, tuple[str, ...]]
     warm_source: dict[str, str]  # language -> where its warm-up text comes from (for the record)
     training: TrainingText
+    train_share: str  # how the training lines were shared out, and whether MAX_TRAINING_LINES cut them
     mixes: tuple[TrainingMix, ...]  # our BPE's training mixes
     families: tuple[TrainedFamily, ...]  # the trained families, ours in each mix first
     tokenizer_ids: tuple[str, ...]
@@ -127,7 +142,10 @@ def display_path(path: Path) -> str:
 
 def resolve_languages(root: Path, languages: Sequence[str] | None,
                       reference: str | None) -> tuple[tuple[str, ...] | None, str]:
-    """The languages to load (the reference is always measured: the premium needs it)."""
+    """The corpus's codes to load, None for its default ones (`default_languages`), and the
+    reference, which is always measured (the premium needs it). What the user typed is resolved
+    by `corpora.resolve_codes`: `hin` and `HIN` are `hin_Deva`, `all` is every language, `zho`
+    (`zho_Hans` or `zho_Hant`) is refused with both."""
     available = list_corpus_languages(root)  # a folder it cannot load raises load_corpus's own error
     if reference is None:
         reference = english_code(available)
@@ -136,13 +154,13 @@ def resolve_languages(root: Path, languages: Sequence[str] | None,
                 f"{root}: no English file ({', '.join(ENGLISH_CODES)}, in any case) to measure the premium "
                 f"against; pick one of {', '.join(available) or '(none found)'} with --reference CODE"
             )
-    elif reference not in available:
-        raise BenchmarkError(
-            f"{root}: unknown reference language {reference!r}; this corpus has {', '.join(available)}"
-        )
+    else:
+        reference = resolve_code(reference, available, where=str(root), name_of=language_name,
+                                 what="reference language")
     if languages is None:
-        return None, reference
-    selected = list(dict.fromkeys(languages))
+        default = default_languages(root)
+        return (None, reference) if reference in default else ((reference, *default), reference)
+    selected = list(resolve_codes(languages, available, where=str(root), name_of=language_name))
     if reference not in selected:
         selected.insert(0, reference)
     return tuple(selected), reference
@@ -158,10 +176,6 @@ def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str,
     {'eng': 'eng_Latn', 'ru': 'rus_Cyrl'}
     """
 
-    def language_part(code: str) -> str:
-        part = code.split("_")[0].lower()
-        return ISO_639_1.get(part, part)
-
     matched = {}
     for code in codes:
         if code in available:
@@ -176,27 +190,45 @@ def match_languages(codes: Sequence[str], available: Sequence[str]) -> dict[str,
 
 def training_text(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> TrainingText:
     """The lines trained tokenizers learn from: the training split of `languages`, the same
-    number of lines from each (parallel lines: the same content)."""
+    number of lines from each (parallel lines: the same content), `n_train_lines` of them."""
     split = train_corpus.train_split
-    n_train = min(len(train_corpus.lines(split, code)) for code in languages)
-    if max_sentences is not None:
-        n_train = min(n_train, max_sentences)
+    n_train = n_train_lines(train_corpus, languages, max_sentences)
     return TrainingText.of({code: train_corpus.lines(split, code)[:n_train] for code in languages})
+
+
+def n_train_lines(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> int:
+    """Lines per language of the training text: the shortest split, or `max_sentences`, or the
+    language's share of MAX_TRAINING_LINES, whichever is fewest (at least one)."""
+    n_lines = _n_lines_uncapped(train_corpus, languages, max_sentences)
+    return max(1, min(n_lines, MAX_TRAINING_LINES // len(languages)))
+
+
+def describe_train_share(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> str:
+    """The run record's `train_share`: the rule, and whether the cap cut the training text."""
+    text = "equal number of lines per language (parallel lines: the same content in each)"
+    n_lines = _n_lines_uncapped(train_corpus, languages, max_sentences)
+    n_capped = n_train_lines(train_corpus, languages, max_sentences)
+    if n_capped < n_lines:
+        text += (f"; capped at {MAX_TRAINING_LINES:,} training lines in all, so each of the {len(languages)} "
+                 f"languages gives its first {n_capped:,} lines of {n_lines:,}")
+    return text
+
+
+def _n_lines_uncapped(train_corpus: Corpus, languages: Sequence[str], max_sentences: int | None) -> int:
+    split = train_corpus.train_split
+    n_lines = min(len(train_corpus.lines(split, code)) for code in languages)
+    return n_lines if max_sentences is None else min(n_lines, max_sentences)
 
 
 def plan_training(config: RunConfig) -> TrainingText:
     """Only the training text, for verbs that train or load trained tokenizers without measuring
-    (`train`, `encode`): `config.languages` are matched in the training corpus (`eng` finds
-    `eng_Latn`), all of its languages when None."""
+    (`train`, `encode`): `config.languages` are resolved in the training corpus (`eng` finds
+    `eng_Latn`, `all` takes every language), its default languages when None."""
     root = corpus_root(config.train_corpus_dir)
-    available = list_corpus_languages(root)
     languages = None
     if config.languages is not None:
-        matched = match_languages(config.languages, available)
-        unknown = [code for code in config.languages if code not in matched]
-        if unknown:
-            raise BenchmarkError(f"{root}: unknown language code {unknown[0]!r}; this corpus has {', '.join(available)}")
-        languages = tuple(dict.fromkeys(matched.values()))
+        languages = resolve_codes(config.languages, list_corpus_languages(root), where=str(root),
+                                  name_of=language_name)
     corpus = load_corpus(root, languages)
     return training_text(corpus, corpus.languages, config.max_sentences)
 
@@ -258,7 +290,9 @@ def plan_run(config: RunConfig) -> Plan:
         corpus=corpus, train_corpus=train_corpus, languages=languages, reference=reference,
         train_languages=train_languages, train_language_of={code: counterpart.get(code) for code in languages},
         measure_texts=measure_texts, timed_texts=timed_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
-        mixes=mixes, families=trained_families(mixes), tokenizer_ids=ids, trains=trains, n_measured_in_training=n_measured_in_training,
+        train_share=describe_train_share(train_corpus, train_languages, limit),
+        mixes=mixes, families=trained_families(mixes), tokenizer_ids=ids, trains=trains,
+        n_measured_in_training=n_measured_in_training,
     )
 
 

@@ -296,7 +296,7 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
         train_language_of=dict(plan.train_language_of),
         n_measured_lines_in_training=dict(plan.n_measured_in_training),
         max_share_measured_in_training=MAX_SHARE_MEASURED_IN_TRAINING,
-        train_share="equal number of lines per language (parallel lines: the same content in each)",
+        train_share=plan.train_share,
         n_train_lines_per_language=len(plan.training.texts) // max(1, len(plan.train_languages)),
         train_mixes=_mix_settings(plan),
         training_text_sha256=plan.training.sha256,

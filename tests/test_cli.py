@@ -95,14 +95,19 @@ def test_list_shows_tokenizers_and_languages(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "tiktoken/o200k_base" in out and "sentencepiece/unigram-{size}" in out
-    assert "jpn_Jpan  Japanese" in out and "devtest 1012 lines" in out
+    assert "204 languages, each with dev (997 lines) and devtest (1,012 lines)" in out
     # Columns line up: the second column starts at the same place on every line of a block.
     tokenizer_lines = [line for line in out.splitlines() if line.startswith("  ") and "/" in line.split()[0]]
     # 7 trained families (our BPE in 4 mixes and 3 libraries'), 11 pretrained tokenizers (4 OpenAI, 7 other
     # vendors'), file/<name>.
     assert len(tokenizer_lines) == 19 and len({line.index(line.split()[1]) for line in tokenizer_lines}) == 1
-    language_lines = [line for line in out.splitlines() if "devtest 1012 lines" in line]
-    assert len(language_lines) == 6 and len({line.index(" dev ") for line in language_lines}) == 1
+    # Every bundled language with its name and script, the six of the default run starred.
+    language_lines = [line for line in out.splitlines() if line[4:12].count("_") == 1 and line[2] in "* "]
+    assert len(language_lines) == 204 and sum(line.startswith("  * ") for line in language_lines) == 6
+    assert "  * jpn_Jpan  Japanese  " in out and "Japanese (Han, Hiragana, Katakana)" in out
+    ydd = next(line for line in language_lines if "ydd_Hebr" in line)
+    assert "ydd_Hebr  Eastern Yiddish  " in ydd and ydd.endswith("  Hebrew, right to left")
+    assert len({line.rindex("Latin") for line in language_lines if line.endswith("  Latin")}) == 1
 
 
 def test_errors_are_one_line_and_exit_2(tmp_path, capsys):

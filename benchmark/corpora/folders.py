@@ -1,0 +1,140 @@
+"""A user's parallel corpus folder: which files are its languages, and loading them.
+
+A folder holds one UTF-8 file per language, `<code>.txt`, line N being the same content in every
+file: either directly in the folder (one split, called `all`) or in `dev/` and `devtest/`
+subfolders (or FLORES-200's own `dev/<code>.dev`, `devtest/<code>.devtest`). Listing and loading
+read the folder through one function, so they can never disagree. The bundled corpus, given by
+its path, is read by `flores.py` instead.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterable
+
+from benchmark.corpora.corpus import ALL_SPLIT, SPLITS, Corpus, check_aligned, select
+from benchmark.corpora.flores import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, bundled_languages, is_bundled, load_flores
+from benchmark.corpora.lines import read_lines, sha256_file
+from benchmark.errors import BenchmarkError
+from benchmark.fileio import check_regular_file
+
+# A language code names a file: letters (any script), digits, "_" and "-", starting with a letter or
+# digit (eng, eng_Latn, pt-BR, français). A dot is refused: spa.bak.txt is a backup, not a language.
+_LANGUAGE_CODE = re.compile(r"[^\W_][\w-]*")
+
+
+def _is_text_file(path: Path, suffix: str) -> bool:
+    """Whether `path` is named as a corpus file `<code><suffix>` (suffix in any case: RUS.TXT).
+    Hidden files are not texts: editors leave them. Whether it is a regular file is checked when
+    it is listed: a folder or a FIFO named spa.txt is an error, not a language left out."""
+    return not path.name.startswith(".") and path.name.lower().endswith(suffix)
+
+
+def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
+    """code -> file for the corpus files of `folder` (`_is_text_file`); each name must hold a valid
+    code."""
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.lower().endswith(f"{suffix}.xz") and not path.name.startswith("."):
+            # Only the bundled corpus is read compressed (a copy of it is a user folder).
+            raise BenchmarkError(f"{path}: a compressed corpus file; decompress it with `xz -dk {path}`, or "
+                                 "leave out --corpus to read the bundled FLORES-200")
+        if not _is_text_file(path, suffix):
+            continue
+        code = path.name[: -len(suffix)]
+        check_regular_file(path, "corpus file", hint=f"a <code>.txt name is a language's text; rename or move it out of {folder}")
+        if not _LANGUAGE_CODE.fullmatch(code):
+            raise BenchmarkError(
+                f"{path}: {code!r} is not a language code (letters, digits, '_' or '-', e.g. eng or hin_Deva); "
+                f"rename the file <code>{suffix} or move it out of {folder}"
+            )
+        twin = next((other for other in found if other.lower() == code.lower()), None)
+        if twin is not None:
+            raise BenchmarkError(f"{path}: language {code!r} already has a file here, {found[twin].name} "
+                                 "(codes that differ only in case are one language); keep one of them")
+        found[code] = path
+    return found
+
+
+def _layout(root: Path) -> dict[str, dict[str, Path]]:
+    """A corpus folder's files, {split: {code: path}}: dev/*.dev and devtest/*.devtest (the FLORES
+    layout), dev/*.txt and devtest/*.txt, or <code>.txt files as the one split ALL_SPLIT. One
+    place, so that listing a corpus's languages and loading them can never disagree."""
+    if root.is_file():
+        raise BenchmarkError(f"{root}: is a file; a corpus is a folder of <code>.txt files")
+    if not root.is_dir():
+        raise BenchmarkError(f"{root}: no such corpus folder; expected a folder of <code>.txt files")
+    if not any((root / split).is_dir() for split in SPLITS):
+        files = _language_files(root, ".txt")
+        if not files:
+            raise BenchmarkError(
+                f"{root}: no <code>.txt files (nor dev/ and devtest/ subfolders); "
+                "put one UTF-8 file per language in it, e.g. eng.txt, jpn.txt"
+            )
+        return {ALL_SPLIT: files}
+    flores = (root / "dev").is_dir() and any(_is_text_file(p, ".dev") for p in (root / "dev").iterdir())
+    per_split: dict[str, dict[str, Path]] = {}
+    for split in SPLITS:
+        folder = root / split
+        if not folder.is_dir():
+            raise BenchmarkError(f"{folder}: missing; a corpus with splits needs both dev/ and devtest/")
+        suffix = f".{split}" if flores else ".txt"
+        per_split[split] = _language_files(folder, suffix)
+        if not per_split[split]:
+            raise BenchmarkError(f"{folder}: no *{suffix} files; put one UTF-8 file per language in it")
+    dev_codes, devtest_codes = set(per_split["dev"]), set(per_split["devtest"])
+    if dev_codes != devtest_codes:
+        odd = sorted(dev_codes ^ devtest_codes)[0]
+        where = "dev" if odd in dev_codes else "devtest"
+        other = "devtest" if where == "dev" else "dev"
+        raise BenchmarkError(
+            f"{per_split[where][odd]}: language {odd!r} has no file in {root / other}; "
+            "every language needs both splits"
+        )
+    return per_split
+
+
+def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
+    """Load a corpus folder: the FLORES layout, or `<code>.txt` files with optional dev/ devtest/.
+    `languages` are the corpus's codes exactly (`languages.resolve_codes` turns what a user typed
+    into them); None: `default_languages(root)`.
+
+    >>> load_corpus(Path("my_corpus"), ["eng", "hin_Deva"])   # my_corpus/eng.txt, my_corpus/hin_Deva.txt
+    """
+    root = Path(root)
+    if is_bundled(root):
+        return load_flores(root, languages)
+    # The FLORES layout somewhere else (e.g. a FLORES-200 checkout) has no pinned sums.
+    per_split = _layout(root)
+    selected = select(_ordered(next(iter(per_split.values()))), languages, root)
+    splits, checksums = {}, {}
+    for split, files in per_split.items():
+        files = {code: files[code] for code in selected}
+        lines = {code: read_lines(path) for code, path in files.items()}
+        check_aligned(files, lines)
+        splits[split] = lines
+        checksums.update({f"{split}/{p.name}": sha256_file(p) for p in files.values()})
+    return Corpus(name=root.name, root=root, languages=selected, splits=splits, checksums=checksums)
+
+
+def _ordered(files: dict[str, Path]) -> tuple[str, ...]:
+    """Codes in the bundled corpus's order first, then the others sorted."""
+    return tuple(c for c in FLORES_LANGUAGES if c in files) + tuple(sorted(set(files) - set(FLORES_LANGUAGES)))
+
+
+def list_corpus_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
+    """Every language code of a corpus folder, without reading the texts: the same files
+    `load_corpus` would load; a folder it cannot load raises its error."""
+    root = Path(root)
+    if is_bundled(root):
+        return bundled_languages(root)
+    per_split = _layout(root)
+    return _ordered(next(iter(per_split.values())))
+
+
+def default_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
+    """The languages a run measures when none are named: the six of the mission for the bundled
+    corpus (`--languages all` takes its 204), every language of a user's folder."""
+    return FLORES_LANGUAGES if is_bundled(root) else list_corpus_languages(root)
+
