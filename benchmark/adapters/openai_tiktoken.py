@@ -7,6 +7,7 @@ Encoding uses `encode_ordinary`: special tokens' text is ordinary text, as the c
 
 from __future__ import annotations
 
+import functools
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -49,6 +50,20 @@ class EncodingAdapter(Adapter):
 
     def token_text(self, token_id: int) -> str:
         return readable_bytes(self.encoding.decode_single_token_bytes(token_id))
+
+    def token_bytes(self, token_id: int) -> bytes | None:
+        return self._ordinary_bytes.get(token_id)  # special tokens are not text under the contract
+
+    @functools.cached_property
+    def _ordinary_bytes(self) -> dict[int, bytes]:
+        return {rank: token for token, rank in self.encoding._mergeable_ranks.items()}
+
+    @functools.cached_property
+    def _byte_lengths(self) -> list[int]:
+        lengths = [0] * self.vocab_size
+        for token, rank in self.encoding._mergeable_ranks.items():
+            lengths[rank] = len(token)
+        return lengths
 
     def save(self, path: Path) -> None:
         """The ranks as a tiktoken rank file (`<base64 token> <rank>` lines); the pattern is not in it."""
