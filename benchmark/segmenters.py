@@ -4,8 +4,9 @@
 - Japanese: MeCab through fugashi with the UniDic-lite dictionary (UniDic short units), a core
   dependency. The dictionary is named on the command line, so an installed full `unidic`
   package cannot silently take its place.
-- Chinese, Thai, Lao, Khmer, Burmese: dictionary segmenters from the `segmenters` extra
-  (`pip install 'tokencost-benchmark[segmenters]'`), once the corpus has those languages.
+- Chinese (jieba), Thai (pythainlp), Lao (laonlp), Khmer (khmercut), Burmese (burmesenlp):
+  dictionary segmenters from the `segmenters` extra (`pip install 'tokencost-benchmark[segmenters]'`,
+  benchmark.segmenters_extra); without it those languages' word figures are blank, with a note.
 - Any other language whose letters are mostly in a script written without spaces (Tibetan, a
   missing extra's script, ...) gets no segmenter: its word figures are blank and the record says
   why. Splitting such text at spaces would count phrases as words.
@@ -111,9 +112,46 @@ def _uax29() -> Segmenter:
     return Segmenter(words.UAX29_NAME, _version("regex"), words.word_spans)
 
 
+def _extra(part: str) -> Callable[[], Segmenter]:
+    """The `segmenters` extra's segmenter of a language (benchmark.segmenters_extra), its words
+    those with a letter or a number."""
+
+    @lru_cache(maxsize=1)
+    def factory() -> Segmenter:
+        from benchmark import segmenters_extra
+
+        name, distributions, split = segmenters_extra.FACTORIES[part]()
+        _, word, _ = words._patterns()
+
+        def words_of(text: str) -> list[tuple[int, int]]:
+            return [_trimmed(text, a, b) for a, b in split(text) if word.search(text, a, b)]
+
+        return Segmenter(name, _version(*distributions), words_of)
+
+    return factory
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without spaces or format characters at its ends (khmercut keeps the zero-width
+    spaces Khmer text puts between words on the word after them)."""
+    while start < end and (text[start].isspace() or text[start] in _INVISIBLE):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in _INVISIBLE):
+        end -= 1
+    return start, end
+
+
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+
+
 # language part of the code -> (the segmenter's factory, the distributions it needs)
 DICTIONARY_SEGMENTERS: dict[str, tuple[Callable[[], Segmenter], tuple[str, ...]]] = {
     "jpn": (_japanese, ("fugashi", "unidic-lite")),
+    "zho": (_extra("zho"), ("jieba",)),
+    "tha": (_extra("tha"), ("pythainlp",)),
+    "lao": (_extra("lao"), ("laonlp",)),
+    "khm": (_extra("khm"), ("khmercut",)),
+    "mya": (_extra("mya"), ("burmesenlp",)),
 }
 
 

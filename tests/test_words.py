@@ -117,3 +117,41 @@ def test_a_language_is_segmented_once_with_its_record_entry():
     assert tibetan.spans is None and tibetan.n_words is None and tibetan.segmenter == "none"
     settings_ = segmenters.word_settings({"eng_Latn": english, "bod_Tibt": tibetan})
     assert settings_.segmenters["bod_Tibt"].note == tibetan.note and settings_.segmenters["eng_Latn"].version
+
+
+@pytest.mark.parametrize("code, text, some_words", [
+    ("zho_Hans", "我们现在有四个月大的老鼠。", ["我们", "现在", "老鼠"]),
+    ("tha_Thai", "ตอนนี้เรามีหนูอายุ 4 เดือน", ["เรา", "หนู", "4", "เดือน"]),
+    ("lao_Laoo", "ດຽວນີ້ ພວກເຮົາ ມີ ໜູ 1/2 ໂຕ", ["ພວກເຮົາ", "ໜູ", "1", "2"]),  # laonlp drops "/"
+    ("khm_Khmr", "យើង\u200bមាន\u200bកណ្ដុរ ៤ ខែ", ["យើង", "មាន", "កណ្ដុរ"]),
+    ("mya_Mymr", "ကျွန်တော် ထမင်း စားတယ်။", ["ထမင်း"]),
+])
+def test_the_segmenters_extra_finds_words_in_their_text(code, text, some_words, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))  # nothing may be written there (pythainlp's data folder)
+    segmenter = segmenters.choose_segmenter(code, [text])
+    assert not isinstance(segmenter, str), segmenter
+    spans = segmenter.split(text)
+    found = texts_of(text, spans)
+    assert set(some_words) <= set(found), found
+    assert all(a < b for a, b in spans) and spans == sorted(spans)
+    assert all(w.strip() == w and "\u200b" not in (w[0], w[-1]) for w in found)  # no space at either end
+    assert segmenter.split(text) == spans  # deterministic
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_segmenter_is_a_note_naming_the_extra(monkeypatch):
+    def missing():
+        raise ImportError("No module named 'jieba'")
+
+    monkeypatch.setitem(segmenters.DICTIONARY_SEGMENTERS, "zho", (missing, ("jieba",)))
+    note = segmenters.choose_segmenter("zho_Hans", ["我们现在有四个月大的老鼠。"])
+    assert note == ("no word figures: zho_Hans needs jieba to find its words "
+                    "(pip install 'tokencost-benchmark[segmenters]')")
+
+
+def test_words_are_found_in_order_where_a_segmenter_changes_the_text():
+    from benchmark.segmenters_extra import spans_in_order, spans_of_pieces
+
+    assert spans_in_order("a/b a", ["a", "b", "a"]) == [(0, 1), (2, 3), (4, 5)]
+    assert spans_in_order("abc", ["x", "bc"]) == [(1, 3)]  # a piece not in the text is left out
+    assert spans_of_pieces("ab cd", ["ab", " ", "cd"]) == [(0, 2), (2, 3), (3, 5)]
