@@ -221,8 +221,16 @@ def segment_language(code: str, texts: Sequence[str]) -> LanguageWords:
     chosen = choose_segmenter(code, texts)
     if isinstance(chosen, str):
         return LanguageWords(segmenter="none", version=None, note=chosen, spans=None)
-    return LanguageWords(segmenter=chosen.name, version=chosen.version, note=None,
-                         spans=tuple(byte_spans(text, chosen.split(text)) for text in texts))
+    spans = []
+    for number, text in enumerate(texts, start=1):
+        try:
+            spans.append(byte_spans(text, chosen.split(text)))
+        except Exception as exc:  # a segmenter's bug costs this language its word figures, not the run
+            from benchmark.errors import one_line
+
+            return LanguageWords(segmenter=chosen.name, version=chosen.version, spans=None,
+                                 note=f"no word figures: the segmenter raised on line {number} ({one_line(exc)})")
+    return LanguageWords(segmenter=chosen.name, version=chosen.version, note=None, spans=tuple(spans))
 
 
 def segment_languages(texts_by_language: dict[str, Sequence[str]]) -> dict[str, LanguageWords]:

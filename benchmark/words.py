@@ -39,16 +39,16 @@ def _patterns():
     mid_letter = f"[{_wb('MidLetter', 'MidNumLet', 'Single_Quote')}]"
     mid_num = f"[{_wb('MidNum', 'MidNumLet', 'Single_Quote')}]"
     letter_or_digit = (
-        # subtle: Hebrew first, since Hebrew_Letter x Single_Quote (WB7a) joins whatever follows
-        f"(?:{hl}{ignored}(?:{_q('Single_Quote')}{ignored}|{_q('Double_Quote')}{ignored}(?={hl})"
-        f"|{mid_letter}{ignored}(?={ah}))?"
+        f"(?:{hl}{ignored}(?:{_q('Double_Quote')}{ignored}(?={hl})|{mid_letter}{ignored}(?={ah}))?"  # WB7b-c
         f"|{ah}{ignored}(?:{mid_letter}{ignored}(?={ah}))?"  # WB6-7
         f"|{nu}{ignored}(?:{mid_num}{ignored}(?={nu}))?)"  # WB11-12
     )
     letters, katakana = f"(?:{letter_or_digit})+", f"(?:{_q('Katakana')}{ignored})+"
     glue = f"(?:{_q('ExtendNumLet')}{ignored})+"  # WB13a-b: joins letters, digits, Katakana, itself
     block = f"(?:{letters}|{katakana})"
-    run = f"(?:{glue}{block}?|{block})(?:{glue}{block}?)*"
+    # subtle: Hebrew_Letter x Single_Quote (WB7a) holds whatever follows, but nothing joins the
+    # quote to what follows but a letter (WB7, taken above): here the quote ends the run
+    run = f"(?:{glue}{block}?|{block})(?:{glue}{block}?)*(?:(?<={hl}{ignored}){_q('Single_Quote')}{ignored})?"
     segment = regex.compile(
         r"\r\n|[\r\n\p{Word_Break=Newline}]"  # WB3-3b: no Extend rides on a line break
         f"|{_q('WSegSpace')}+{ignored}"  # WB3d

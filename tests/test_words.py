@@ -155,3 +155,15 @@ def test_words_are_found_in_order_where_a_segmenter_changes_the_text():
     assert spans_in_order("a/b a", ["a", "b", "a"]) == [(0, 1), (2, 3), (4, 5)]
     assert spans_in_order("abc", ["x", "bc"]) == [(1, 3)]  # a piece not in the text is left out
     assert spans_of_pieces("ab cd", ["ab", " ", "cd"]) == [(0, 2), (2, 3), (3, 5)]
+
+
+def test_a_segmenter_that_raises_costs_its_language_the_word_figures_only(monkeypatch):
+    def broken(text):
+        if "boom" in text:
+            raise RuntimeError("cannot segment\nsecond line")
+        return words.word_spans(text)
+
+    monkeypatch.setattr(segmenters, "_uax29", lambda: segmenters.Segmenter("broken", "0", broken))
+    found = segmenters.segment_language("eng_Latn", ("fine", "boom here"))
+    assert found.spans is None and found.n_words is None and found.segmenter == "broken"
+    assert found.note == "no word figures: the segmenter raised on line 2 (RuntimeError: cannot segment)"
