@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -28,6 +29,7 @@ from typing import Callable, Iterable, Sequence
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.errors import BenchmarkError, one_line
 from benchmark.measure import Counts, count_texts
+from benchmark.vocabulary import VocabularyHealth, vocabulary_health
 
 EXECUTORS = ("processes", "dask", "serial")
 TASK_LINES = 20_000  # sentences per task at most: big corpora are split, FLORES is one task per tokenizer
@@ -40,13 +42,17 @@ class CountTask:
 
     tokenizer: str  # its id: a forked worker finds it built (`share_adapters`)
     recipe: Recipe | None  # how any other worker builds it; None when every worker is forked
-    slices: tuple[tuple[str, tuple[str, ...]], ...]  # (language, its sentences), in text order
+    # (language, its sentences, their word spans or None), in text order; the words were found
+    # once for the run (benchmark.segmenters) and travel with the sentences
+    slices: tuple[tuple[str, tuple[str, ...], tuple[array, ...] | None], ...]
+    check_vocabulary: bool = False  # also `vocabulary_health` (one task per tokenizer does)
 
 
 @dataclass(frozen=True)
 class CountResult:
     counts: tuple[tuple[str, Counts], ...]  # (language, counts of that slice)
     failures: tuple[tuple[str, str], ...] = ()  # (language, one-line reason): the rows say `failed:`
+    vocabulary: VocabularyHealth | str | None = None  # str: why the check raised
 
 
 _built: OrderedDict[str, Adapter] = OrderedDict()  # recipe key -> the adapter this process built
@@ -73,16 +79,23 @@ def _adapter_of(task: CountTask) -> Adapter:
     return adapter
 
 
-def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str]]]) -> CountResult:
-    """Count `adapter` over each (language, sentences) slice; a slice it raises on is a failure
-    of that language, and the other slices are counted all the same."""
+def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str], Sequence[array] | None]], *,
+                 check_vocabulary: bool = False) -> CountResult:
+    """Count `adapter` over each (language, sentences, word spans) slice; a slice it raises on is
+    a failure of that language, and the other slices are counted all the same."""
     done, failures = [], []
-    for language, texts in slices:
+    for language, texts, words in slices:
         try:
-            done.append((language, count_texts(adapter, texts)))
+            done.append((language, count_texts(adapter, texts, words)))
         except Exception as exc:
             failures.append((language, one_line(exc)))
-    return CountResult(tuple(done), tuple(failures))
+    vocabulary = None
+    if check_vocabulary:
+        try:
+            vocabulary = vocabulary_health(adapter)
+        except Exception as exc:
+            vocabulary = one_line(exc)
+    return CountResult(tuple(done), tuple(failures), vocabulary)
 
 
 def run_count_task(task: CountTask) -> CountResult:
@@ -90,24 +103,28 @@ def run_count_task(task: CountTask) -> CountResult:
     try:
         adapter = _adapter_of(task)
     except Exception as exc:
-        return CountResult((), tuple((language, one_line(exc)) for language, _ in task.slices))
-    return count_slices(adapter, task.slices)
+        return CountResult((), tuple((language, one_line(exc)) for language, *_ in task.slices))
+    return count_slices(adapter, task.slices, check_vocabulary=task.check_vocabulary)
 
 
-def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[str, Sequence[str]], *,
+def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[str, Sequence[str]],
+                words_by_language: dict[str, Sequence[array] | None] | None = None, *,
                 task_lines: int = TASK_LINES) -> list[CountTask]:
-    """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order."""
+    """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order; the
+    first task also checks the vocabulary."""
+    words_by_language = words_by_language or {}
     tasks, current, size = [], [], 0
     for language, texts in texts_by_language.items():
+        words = words_by_language.get(language)
         for start in range(0, max(len(texts), 1), task_lines):
             piece = tuple(texts[start:start + task_lines])
             if size + len(piece) > task_lines and current:
-                tasks.append(CountTask(tokenizer, recipe, tuple(current)))
+                tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=not tasks))
                 current, size = [], 0
-            current.append((language, piece))
+            current.append((language, piece, None if words is None else tuple(words[start:start + task_lines])))
             size += len(piece)
     if current:
-        tasks.append(CountTask(tokenizer, recipe, tuple(current)))
+        tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=not tasks))
     return tasks
 
 
@@ -124,6 +141,11 @@ def merge_results(results: Iterable[CountResult]) -> tuple[dict[str, Counts], di
     for language in failures:
         counts.pop(language, None)
     return counts, failures
+
+
+def merged_vocabulary(results: Iterable[CountResult]) -> VocabularyHealth | str | None:
+    """The vocabulary check among a tokenizer's results (one task made it)."""
+    return next((result.vocabulary for result in results if result.vocabulary is not None), None)
 
 
 class Executor:

@@ -13,6 +13,7 @@ Example, two sentences encoded into 3 and 5 tokens, 10 and 14 bytes:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 # The width of the embedding table the `embedding_params` column assumes (BERT-base, GPT-2 small).
@@ -22,6 +23,7 @@ BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20240601
 BOOTSTRAP_CHUNK = 50  # resamples drawn at a time: memory O(lines x 50)
 MEGABYTE = 1_000_000  # throughput_mb_s uses decimal megabytes: MB/s = bytes / seconds / 1e6
+RENYI_ALPHA = 2.5  # Zouhar et al. (2023) found alpha = 2.5 predicts downstream quality best
 
 
 def ratio(numerator: float, denominator: float) -> float | None:
@@ -72,10 +74,7 @@ def premium_cis(
 ) -> list[tuple[float, float] | None]:
     """`premium_ci` of many (tokens, reference tokens) pairs at once, each pair's lines resampled
     alike (the same seeded resamples for every row of a run: the interval must not depend on who
-    else drew random numbers). Memory is O(lines x chunk_resamples), never O(lines x resamples):
-    the resamples are drawn `chunk_resamples` at a time, as counts of each line in each resample,
-    and every pair's sums are one matrix product with them. The draws are the ones a single
-    (n_resamples x lines) draw would give, so the intervals do not depend on the chunk size."""
+    else drew random numbers). The resampled sums come from `resampled_sums`."""
     import numpy as np
 
     out: list[tuple[float, float] | None] = [None] * len(pairs)
@@ -92,15 +91,7 @@ def premium_cis(
         for k, index in enumerate(indices):
             columns[:, 2 * k] = pairs[index][0]
             columns[:, 2 * k + 1] = pairs[index][1]
-        sums = np.empty((n_resamples, 2 * len(indices)), dtype=np.float64)
-        rng = np.random.default_rng(seed)
-        rows = np.arange(chunk_resamples)
-        for start in range(0, n_resamples, chunk_resamples):
-            k = min(chunk_resamples, n_resamples - start)
-            picks = rng.integers(0, n_lines, size=(k, n_lines))
-            weights = np.zeros((k, n_lines), dtype=np.float64)
-            np.add.at(weights, (np.repeat(rows[:k], n_lines), picks.ravel()), 1.0)
-            sums[start:start + k] = weights @ columns  # exact: integers far below 2**53
+        sums = resampled_sums(columns, n_resamples=n_resamples, seed=seed, chunk_resamples=chunk_resamples)
         for k, index in enumerate(indices):
             tokens, reference = sums[:, 2 * k], sums[:, 2 * k + 1]
             keep = reference > 0
@@ -108,6 +99,32 @@ def premium_cis(
                 low, high = np.quantile(tokens[keep] / reference[keep], [tail, 1.0 - tail])
                 out[index] = (float(low), float(high))
     return out
+
+
+def resampled_sums(columns, *, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                   chunk_resamples: int = BOOTSTRAP_CHUNK):
+    """Bootstrap over lines: `columns` is (lines x m), e.g. each language's tokens per line; the
+    result is (n_resamples x m), each column's sum over the lines of each resample. Every column
+    is resampled alike (line N is the same content in every language), and two calls with the
+    same seed and number of lines draw the same resamples, so every interval of a run uses the
+    same ones. Memory is O(lines x chunk_resamples), never O(lines x resamples): the resamples
+    are drawn `chunk_resamples` at a time, as counts of each line in each resample, and the sums
+    are one matrix product with them. The draws are the ones a single (n_resamples x lines) draw
+    would give, so the sums do not depend on the chunk size."""
+    import numpy as np
+
+    columns = np.asarray(columns, dtype=np.float64)
+    n_lines = columns.shape[0]
+    sums = np.empty((n_resamples, columns.shape[1]), dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    rows = np.arange(chunk_resamples)
+    for start in range(0, n_resamples, chunk_resamples):
+        k = min(chunk_resamples, n_resamples - start)
+        picks = rng.integers(0, n_lines, size=(k, n_lines))
+        weights = np.zeros((k, n_lines), dtype=np.float64)
+        np.add.at(weights, (np.repeat(rows[:k], n_lines), picks.ravel()), 1.0)
+        sums[start:start + k] = weights @ columns  # exact: integers far below 2**53
+    return sums
 
 
 def share(n_hits: int, n_total: int) -> float | None:
@@ -141,3 +158,154 @@ def tokens_per_second(*, n_tokens: int, seconds: float) -> float | None:
 def embedding_params(vocab_size: int, *, embedding_dim: int = EMBEDDING_DIM) -> int:
     """Parameters in the input embedding table: one `embedding_dim` row per vocabulary entry."""
     return vocab_size * embedding_dim
+
+
+# ---------------------------------------------------------------- words
+
+
+def fertility(*, n_tokens: int, n_words: int) -> float | None:
+    """Tokens per word: every token of the text over its words (benchmark.segmenters)."""
+    return ratio(n_tokens, n_words)
+
+
+def tokens_per_word(word_starts, word_ends, token_starts, token_ends):
+    """How many tokens overlap each word: a token overlaps word [s, e) when its span [a, b) has
+    a < e and b > s (both in one unit, e.g. UTF-8 bytes). A word with 1 is whole (its one token
+    may also hold a space before it or part of another word); 2 or more, it is continued. Spans
+    may come in any order, overlap or leave gaps: with a word's s < e, the tokens with b <= s are
+    among those with a < e, so the count is #(a < e) - #(b <= s), two binary searches.
+
+    >>> tokens_per_word([0, 5], [4, 9], [0, 4, 7], [4, 7, 9]).tolist()  # "Once upon": Once| up|on
+    [1, 2]
+    """
+    import numpy as np
+
+    starts = np.sort(np.asarray(token_starts, dtype=np.int64))
+    ends = np.sort(np.asarray(token_ends, dtype=np.int64))
+    return (np.searchsorted(starts, np.asarray(word_ends, dtype=np.int64), side="left")
+            - np.searchsorted(ends, np.asarray(word_starts, dtype=np.int64), side="right"))
+
+
+# ---------------------------------------------------------------- the token distribution
+
+
+def renyi_entropy(counts: Iterable[int], *, alpha: float = RENYI_ALPHA) -> float | None:
+    """Rényi entropy of order `alpha` in bits, of the distribution these counts are:
+    H_a = log2(sum p^a) / (1 - a). None without tokens."""
+    import math
+
+    values = [c for c in counts if c > 0]
+    total = sum(values)
+    if not total:
+        return None
+    return math.log2(sum((c / total) ** alpha for c in values)) / (1.0 - alpha)
+
+
+def renyi_efficiency(counts: Iterable[int], *, vocab_size: int, alpha: float = RENYI_ALPHA) -> float | None:
+    """Rényi efficiency (Zouhar et al. 2023): H_alpha of the token distribution over log2 of the
+    vocabulary size, the entropy of a uniform distribution over the whole vocabulary, so 1 is
+    every entry used equally often and unused entries lower it. (tokenization-scorer divides by
+    the types observed instead, which makes a small sample look efficient.)
+
+    >>> round(renyi_efficiency([3, 2, 1, 1], vocab_size=4), 6)  # tokens a a a b b c d
+    0.826506
+    """
+    import math
+
+    entropy = renyi_entropy(counts, alpha=alpha)
+    if entropy is None or vocab_size < 2:
+        return None
+    return entropy / math.log2(vocab_size)
+
+
+# ---------------------------------------------------------------- fairness over languages
+
+
+def gini(values: Sequence[float]) -> float | None:
+    """Gini coefficient: sum_i sum_j |x_i - x_j| / (2 n^2 mean(x)); 0 when every language costs
+    the same, up to (n - 1) / n when one language holds every token. None without values.
+
+    >>> gini([1, 1, 1, 1]), gini([0, 0, 0, 4])
+    (0.0, 0.75)
+    """
+    n = len(values)
+    total = sum(values)
+    if n == 0 or total == 0:
+        return None
+    return sum(abs(a - b) for a in values for b in values) / (2 * n * total)
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """How evenly a tokenizer charges the languages for the same content (their n_tokens)."""
+
+    gini: float | None
+    worst_to_best: float | None  # most tokens over fewest
+    mean_premium: float | None  # mean over the languages but the reference of n_tokens / reference's
+
+
+def fairness(totals: Sequence[float], reference: int) -> Fairness:
+    """`totals` are the languages' token counts of the same lines; `reference` indexes the
+    premium's reference among them.
+
+    >>> fairness([10, 20, 30], 0)
+    Fairness(gini=0.2222222222222222, worst_to_best=3.0, mean_premium=2.5)
+    """
+    others = [t for k, t in enumerate(totals) if k != reference]
+    mean_premium = None
+    if others and totals[reference] > 0:
+        mean_premium = sum(others) / len(others) / totals[reference]
+    return Fairness(gini(totals), ratio(max(totals), min(totals)) if totals else None, mean_premium)
+
+
+def _fairness_rows(sums, reference: int):
+    """`fairness` of each row of a (resamples x languages) array, as three arrays."""
+    import numpy as np
+
+    n = sums.shape[1]
+    ordered = np.sort(sums, axis=1)
+    totals = ordered.sum(axis=1)
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # the sorted form of the double sum: G = 2 sum_i i x_(i) / (n sum x) - (n + 1) / n
+        ginis = 2.0 * (ordered * ranks).sum(axis=1) / (n * totals) - (n + 1.0) / n
+        worst = ordered[:, -1] / ordered[:, 0]
+        others = np.delete(sums, reference, axis=1)
+        means = others.mean(axis=1) / sums[:, reference] if n > 1 else np.full(len(sums), np.nan)
+    return ginis, worst, means
+
+
+def fairness_cis(groups: Sequence[tuple[Sequence[Sequence[int]], int]], *, confidence: float = 0.95,
+                 n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                 chunk_resamples: int = BOOTSTRAP_CHUNK) -> list[dict[str, tuple[float, float] | None]]:
+    """Percentile bootstrap intervals of `fairness` ("gini", "worst_to_best", "mean_premium") of
+    many tokenizers at once. A group is (each language's tokens per line, the reference's index):
+    the same lines in every language. Lines are resampled with the premium's resamples
+    (`resampled_sums`, same seed), so the intervals of a run share their resamples."""
+    import numpy as np
+
+    names = ("gini", "worst_to_best", "mean_premium")
+    out: list[dict[str, tuple[float, float] | None]] = [dict.fromkeys(names) for _ in groups]
+    by_length: dict[int, list[int]] = {}
+    for index, (languages, _) in enumerate(groups):
+        lengths = {len(tokens) for tokens in languages}
+        if len(lengths) > 1:
+            raise ValueError("fairness needs the same lines in every language")
+        if lengths and lengths != {0}:
+            by_length.setdefault(lengths.pop(), []).append(index)
+    tail = (1.0 - confidence) / 2
+    for n_lines, indices in by_length.items():
+        columns = np.column_stack([np.asarray(tokens, dtype=np.float64)
+                                   for index in indices for tokens in groups[index][0]])
+        sums = resampled_sums(columns, n_resamples=n_resamples, seed=seed, chunk_resamples=chunk_resamples)
+        first = 0
+        for index in indices:
+            languages, reference = groups[index]
+            block = sums[:, first:first + len(languages)]
+            first += len(languages)
+            for name, values in zip(names, _fairness_rows(block, reference)):
+                values = values[np.isfinite(values)]
+                if len(values):
+                    low, high = np.quantile(values, [tail, 1.0 - tail])
+                    out[index][name] = (float(low), float(high))
+    return out

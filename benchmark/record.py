@@ -76,6 +76,33 @@ class PremiumSettings:
 
 
 @dataclass(frozen=True)
+class SegmenterEntry:
+    """Who found one language's words, or why nobody did (its word figures are then blank)."""
+
+    segmenter: str  # e.g. "fugashi + unidic-lite (MeCab, UniDic short units)", or "none"
+    version: str | None = None  # the packages' versions, e.g. "fugashi 1.5.2, unidic-lite 1.0.8"
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class WordSettings:
+    """How the word figures (n_words, fertility, whole and continued words) were made."""
+
+    segmenters: dict[str, SegmenterEntry] = field(default_factory=dict)  # language -> its segmenter
+    word: str | None = None  # what counts as a word
+    alignment: str | None = None  # which tokens belong to a word
+
+
+@dataclass(frozen=True)
+class DistributionSettings:
+    """The token-distribution and fairness figures' definitions."""
+
+    renyi_alpha: float | None = None
+    renyi_efficiency: str | None = None  # its normalisation
+    fairness: str | None = None  # over what the Gini, worst-to-best and mean premium are taken
+
+
+@dataclass(frozen=True)
 class SuiteInfo:
     """Which version of this suite made the record (a checkout's commit says more than a version)."""
 
@@ -114,6 +141,8 @@ class RunSettings:
     counting: CountingSettings = field(default_factory=CountingSettings)
     train_seconds: str | None = None
     premium: PremiumSettings = field(default_factory=PremiumSettings)
+    words: WordSettings = field(default_factory=WordSettings)
+    distribution: DistributionSettings = field(default_factory=DistributionSettings)
     embedding_dim: int | None = None
     example_line: int | None = None  # 1-based line of the example sentence
     suite: SuiteInfo | None = None
@@ -182,6 +211,12 @@ class RunRecord:
 
 
 # ---------------------------------------------------------------- JSON <-> typed
+
+
+def from_plain(hint: Any, value: Any, where: str, *, strict: bool = True) -> Any:
+    """`value` read from JSON as the type `hint` says (a dataclass, tuple, dict, scalar), checked
+    field by field; a RecordError names `where` and what is wrong."""
+    return _decode(hint, value, where, strict)
 
 
 def _plain(value: Any) -> Any:

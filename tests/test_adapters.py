@@ -114,6 +114,76 @@ def test_adapter_conformance(built, tokenizer_id):
     assert "".join(adapter.token_strings("Once upon a time")).strip() == "Once upon a time"
 
 
+SPAN_SAMPLES = SAMPLES + [
+    "cafe\u0301 nai\u0308ve \u0301mark",  # combining marks, one at the start
+    "東京都に住んでいる。語",  # CJK: byte-level tokens split characters
+    "👨\u200d👩\u200d👧 🇯🇵 ㍿ Ǆ",  # emoji sequences; NFKC expands the last two
+    "a\u3000b   c",  # an ideographic space, a run of spaces
+]
+
+
+@pytest.mark.parametrize("tokenizer_id", adapter_ids())
+def test_token_spans(built, tokenizer_id):
+    """encode_with_spans: the ids of encode, and each token's UTF-8 byte span of the text, in
+    order; byte-level tokens lie end to end and are exactly their bytes."""
+    adapter = built[tokenizer_id]
+    byte_level = adapter.family in ("bpe", "tiktoken", "bpe_openai", "hf-bpe")
+    for text in SPAN_SAMPLES:
+        data = text.encode("utf-8")
+        ids, starts, ends = adapter.encode_with_spans(text)
+        assert list(ids) == adapter.encode(text), text
+        assert len(starts) == len(ends) == len(ids)
+        assert all(0 <= a <= b <= len(data) for a, b in zip(starts, ends)), text
+        assert list(starts) == sorted(starts) and list(ends) == sorted(ends), text
+        if byte_level:
+            assert b"".join(data[a:b] for a, b in zip(starts, ends)) == data
+            assert all(data[a:b] == adapter.token_bytes(i) for i, a, b in zip(ids, starts, ends))
+        else:
+            # Every letter is in some token's span (the tokens cover the text's words).
+            covered = set().union(*(range(a, b) for a, b in zip(starts, ends))) if ids else set()
+            letters = [k for k, ch in enumerate(data) if chr(ch).isalnum() and ch < 128]
+            assert set(letters) <= covered, text
+
+
+def test_sentencepiece_spans_give_a_characters_byte_pieces_its_bytes(built):
+    adapter = built[f"sentencepiece/unigram-{SIZE}"]
+    text = "𝄞 x"  # a character no training line has: four byte pieces
+    ids, starts, ends = adapter.encode_with_spans(text)
+    pieces = [adapter.token_text(i) for i in ids]
+    assert pieces[1:5] == ["<f0>", "<9d>", "<84>", "<9e>"]
+    # SentencePiece gives the character's bytes to its last byte piece only; each piece gets them.
+    assert list(zip(starts, ends))[1:5] == [(0, 4)] * 4
+    assert ids[0] in adapter._marker_ids and (starts[0], ends[0]) == (0, 0)  # the dummy prefix: no text
+
+
+def test_partial_character_entries(built):
+    assert len(built["tiktoken/cl100k_base"].partial_char_ids) == 773
+    assert len(built["tiktoken/o200k_base"].partial_char_ids) == 1562
+    assert built["bpe_openai/cl100k_base"].partial_char_ids == built["tiktoken/cl100k_base"].partial_char_ids
+    ours = built[f"bpe/balanced-{SIZE}"]
+    assert set(range(128, 256)) <= ours.partial_char_ids  # the lone bytes >= 0x80
+    assert not any(i < 128 for i in ours.partial_char_ids)
+    sentencepiece = built[f"sentencepiece/unigram-{SIZE}"]
+    assert len(sentencepiece.partial_char_ids) == 128  # byte pieces <0x80>..<0xFF>
+    assert sentencepiece.partial_char_ids < sentencepiece.byte_fallback_ids
+    assert built[f"hf/wordpiece-{SIZE}"].partial_char_ids == frozenset()
+
+
+def test_entry_texts_are_what_encoding_alone_should_give(built):
+    cl100k = built["tiktoken/cl100k_base"]
+    assert cl100k.entry_text(cl100k.encode(" upon")[0]) == " upon"
+    assert cl100k.entry_text(100257) is None  # <|endoftext|>: a special token is not text
+    assert cl100k.entry_text(next(iter(cl100k.partial_char_ids))) is None
+    wordpiece = built[f"hf/wordpiece-{SIZE}"]
+    pieces = wordpiece.tokenizer.get_vocab()
+    assert wordpiece.entry_text(pieces["##s"]) is None and wordpiece.entry_text(pieces["the"]) == "the"
+    assert wordpiece.entry_text(wordpiece.unk_id) is None
+    sentencepiece = built[f"sentencepiece/unigram-{SIZE}"]
+    the = sentencepiece.processor.PieceToId("\u2581the")
+    assert sentencepiece.entry_text(the) == "the"
+    assert sentencepiece.entry_text(sentencepiece.unk_id) is None
+
+
 def test_byte_level_token_strings_show_partial_characters_in_hex(built):
     pieces = built["tiktoken/cl100k_base"].token_strings("語")
     assert pieces == ["<e8 aa>", "<9e>"]

@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from benchmark import executors
-from benchmark.executors import CountTask, count_tasks, make_executor, merge_results, run_count_task
+from benchmark.executors import (
+    CountTask,
+    count_tasks,
+    make_executor,
+    merge_results,
+    merged_vocabulary,
+    run_count_task,
+)
 from benchmark.plan import RunConfig, plan_run
 from benchmark.results import ROW_FIELDS, TIMING_FIELDS
 from benchmark.run import run_benchmark
@@ -56,22 +63,31 @@ def test_worker_processes_count_exactly_what_one_process_counts(config, serial, 
 def test_tasks_split_a_long_text_and_merge_back_in_order(serial):
     from benchmark.adapters import PRETRAINED
 
+    from benchmark.segmenters import segment_language
+
     adapter = PRETRAINED["tiktoken/cl100k_base"]()
     texts = {"a": [f"sentence {i}" for i in range(25)], "b": ["x"] * 3, "c": [f"{i} y" for i in range(9)]}
-    tasks = count_tasks(adapter.id, adapter.recipe, texts, task_lines=10)
-    assert [sum(len(t) for _, t in task.slices) for task in tasks] == [10, 10, 8, 9]
-    counts, failures = merge_results(map(run_count_task, tasks))
+    words = {code: segment_language("eng", lines).spans for code, lines in texts.items()}
+    tasks = count_tasks(adapter.id, adapter.recipe, texts, words, task_lines=10)
+    assert [sum(len(t) for _, t, _ in task.slices) for task in tasks] == [10, 10, 8, 9]
+    assert [task.check_vocabulary for task in tasks] == [True, False, False, False]  # once per tokenizer
+    # Each slice carries its own sentences' words.
+    assert all(len(spans) == len(lines) for task in tasks for _, lines, spans in task.slices)
+    results = list(map(run_count_task, tasks))
+    counts, failures = merge_results(results)
     assert not failures
     whole, _ = merge_results([run_count_task(CountTask(adapter.id, adapter.recipe, tuple(
-        (code, tuple(t)) for code, t in texts.items())))])
+        (code, tuple(t), words[code]) for code, t in texts.items())))])
     assert counts == whole
+    assert counts["a"].n_words == 50 and counts["c"].n_words == 18
+    assert merged_vocabulary(results).n_unreachable == 0
 
 
 def test_a_tokenizer_that_raises_in_a_worker_fails_its_language_only():
     from benchmark.adapters.base import Recipe
 
     task = CountTask("broken", Recipe("benchmark.adapters.openai_tiktoken:load", ("no_such_encoding",)),
-                     (("eng", ("a",)), ("jpn", ("b",))))
+                     (("eng", ("a",), None), ("jpn", ("b",), None)))
     result = run_count_task(task)
     assert result.counts == () and [code for code, _ in result.failures] == ["eng", "jpn"]
     assert "unknown OpenAI encoding 'no_such_encoding'" in result.failures[0][1]

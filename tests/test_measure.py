@@ -35,6 +35,17 @@ class WordAdapter(Adapter):
     def token_text(self, token_id: int) -> str:
         return self.inverse[token_id]
 
+    def token_bytes(self, token_id: int) -> bytes | None:
+        return None if token_id == 0 else self.inverse[token_id].encode("utf-8")
+
+    def encode_with_spans(self, text: str):
+        ids, starts, ends, position = self.encode(text), [], [], 0
+        for word in text.split(" "):  # each token is its word: the spaces belong to none
+            starts.append(position)
+            ends.append(position + len(word.encode("utf-8")))
+            position = ends[-1] + 1
+        return ids, starts, ends
+
 
 def measure_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[str], *, repeats: int,
                      yardstick: Adapter | None = None) -> tuple[Counts, object]:
@@ -226,3 +237,42 @@ def test_the_yardstick_is_not_charged_for_freeing_its_output():
     result = measure_throughput(encode, [], ["a"] * 300, repeats=3, clock=lambda: now[0], yardstick=encode)
     assert result.repeat_seconds == result.yardstick_seconds == (300, 300, 300)
     assert result.x_yardstick == 1.0
+
+
+def test_word_figures_of_a_row_checked_by_hand():
+    from benchmark.segmenters import segment_language
+
+    adapter = WordAdapter(["the", "cat", "sat", "cat's", "mat"])
+    texts = ["the cat sat", "the cat's mat ."]  # "." is a token (unknown) but no word
+    words = segment_language("eng", texts)
+    counts = count_texts(adapter, texts, words.spans)
+    assert (counts.n_words, counts.n_words_whole, counts.n_words_continued) == (6, 6, 0)
+    row = build_row(adapter, "eng", texts, counts, None, counts)
+    assert row.n_words == 6 and row.fertility == pytest.approx(7 / 6)
+    assert row.whole_word_rate == 1.0 and row.continued_word_rate == 0.0
+    assert row.partial_char_rate is None  # no entry of this vocabulary is part of a character
+    # Token counts per id: the distribution the Rényi efficiency is of (the: 2, cat: 1, ...).
+    assert counts.token_counts[adapter.vocab["the"]] == 2 and sum(counts.token_counts.values()) == 7
+    # Without word spans (a language without a segmenter) the word figures are blank.
+    blank = build_row(adapter, "xyz", texts, count_texts(adapter, texts), None, None)
+    assert blank.n_words is None and blank.fertility is None and blank.whole_word_rate is None
+    # Split into two slices and merged: the same counts.
+    first, second = count_texts(adapter, texts[:1], words.spans[:1]), count_texts(adapter, texts[1:], words.spans[1:])
+    assert first.merge(second) == counts
+
+
+def test_a_byte_level_tokenizer_continues_words_and_counts_partial_characters():
+    from benchmark.adapters import PRETRAINED
+    from benchmark.segmenters import segment_language
+
+    cl100k = PRETRAINED["tiktoken/cl100k_base"]()
+    english = ["Once upon a time in Tokyo"]
+    counts = count_texts(cl100k, english, segment_language("eng_Latn", english).spans)
+    assert (counts.n_words, counts.n_words_whole, counts.n_words_continued) == (6, 6, 0)
+    # 다람쥐 헌 쳇바퀴에: 다|<eb 9e>|<8c>|<ec>|<a5>|<90>|<20 ed>|<97>|<8c>|<20 ec>|<b3>|<87>|<eb b0>|<94>|
+    # <ed>|<80>|<b4>|에, 18 tokens of which 16 are part of a character. 헌 is <20 ed>|<97>|<8c>: three
+    # tokens, the first holding the space before it; every word is continued.
+    korean = ["다람쥐 헌 쳇바퀴에"]
+    counts = count_texts(cl100k, korean, segment_language("kor_Hang", korean).spans)
+    assert (counts.n_words, counts.n_words_whole, counts.n_words_continued) == (3, 0, 3)
+    assert (counts.tokens_per_line, counts.n_partial_char) == ([18], 16)

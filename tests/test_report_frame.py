@@ -4,9 +4,9 @@ the rows of the fixture (tests/data/results_fixture.json)."""
 from __future__ import annotations
 
 import dataclasses
-import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from benchmark.results import ROW_FIELDS, ResultRow, Results, load_results
@@ -31,7 +31,7 @@ def test_the_frame_has_one_line_per_row_and_every_field(results):
         assert line["language_name"] == names.get(row.language, row.language)
         for name, value in row.to_dict().items():
             if value is None:
-                assert math.isnan(line[name]), (row.tokenizer, row.language, name)
+                assert pd.isna(line[name]), (row.tokenizer, row.language, name)
             else:
                 assert line[name] == value, (row.tokenizer, row.language, name)
 

@@ -93,6 +93,14 @@ class Fragile(Adapter):
     def token_text(self, token_id: int) -> str:
         return chr(token_id)
 
+    def token_bytes(self, token_id: int) -> bytes:
+        return chr(token_id).encode("utf-8", "surrogatepass")
+
+    partial_char_ids = frozenset()  # (surrogates aside) every code point is a whole character
+
+    def entry_text(self, token_id: int) -> None:
+        return None  # a character vocabulary: nothing to check (and 1.1 million entries)
+
 
 def test_a_tokenizer_that_raises_on_a_language_is_a_failed_row_and_the_run_goes_on(tmp_path, monkeypatch):
     monkeypatch.setitem(run_module.PRETRAINED, "tiktoken/o200k_base", Fragile)

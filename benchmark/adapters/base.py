@@ -3,6 +3,8 @@
 The contract is plain text: `encode` takes a sentence and returns ids with no BOS/EOS, no
 special-token parsing and no truncation, so every library is counted the same way. `decode`
 returns text (lossy where the tokenizer normalises: that is what `roundtrip_rate` measures).
+`encode_with_spans` gives the same ids and where each token lies in the sentence's UTF-8 bytes,
+which the whole-word figures align with the words (benchmark.segmenters).
 
 Each adapter records `settings` in the HF style of named stages (normalizer, pre_tokenizer,
 model, decoder) so a reader of results.json can see *why* two tokenizers count differently.
@@ -10,6 +12,7 @@ model, decoder) so a reader of results.json can see *why* two tokenizers count d
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,6 +115,57 @@ class Adapter:
 
     def decode(self, ids: Sequence[int]) -> str:
         raise NotImplementedError
+
+    def encode_with_spans(self, text: str) -> tuple[list[int], Sequence[int], Sequence[int]]:
+        """`encode(text)`, and the UTF-8 byte span [start, end) of `text` each token stands for:
+        (ids, starts, ends). By default from each token's bytes, laid end to end (byte-level BPE,
+        whose tokens concatenate to the text); libraries that normalise give their own offsets.
+
+        >>> adapter.encode_with_spans("héllo")  # doctest: +SKIP
+        ([71, 19010], [0, 1], [1, 6])
+        """
+        from itertools import accumulate
+
+        ids = self.encode(text)
+        ends = list(accumulate(map(self._byte_lengths.__getitem__, ids)))
+        return ids, [0, *ends[:-1]] if ends else [], ends
+
+    def token_bytes(self, token_id: int) -> bytes | None:
+        """The bytes this token adds to decoded text; None for a token that adds none (a special
+        or control token)."""
+        raise NotImplementedError
+
+    def entry_text(self, token_id: int) -> str | None:
+        """The text this vocabulary entry is on its own, which encoding should turn into exactly
+        this token; None for an entry that cannot stand alone (a special token, part of a
+        character). Adapters whose pieces depend on context (word-initial or not) narrow it."""
+        data = self.token_bytes(token_id)
+        if not data:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    entry_text_rule = "every entry whose bytes are whole UTF-8 (special tokens left out)"
+
+    @functools.cached_property
+    def _byte_lengths(self) -> list[int]:
+        return [len(self.token_bytes(i) or b"") for i in range(self.vocab_size)]
+
+    @functools.cached_property
+    def partial_char_ids(self) -> frozenset[int]:
+        """Tokens whose bytes are not valid UTF-8 on their own: part of a character (a byte-level
+        fragment, a byte-fallback piece of a multi-byte character)."""
+        out = []
+        for i in range(self.vocab_size):
+            data = self.token_bytes(i)
+            if data:
+                try:
+                    data.decode("utf-8")
+                except UnicodeDecodeError:
+                    out.append(i)
+        return frozenset(out)
 
     def token_strings(self, text: str) -> list[str]:
         """The text split at token boundaries, for a person to read: ["Once", " upon", ...].

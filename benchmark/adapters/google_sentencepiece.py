@@ -64,6 +64,13 @@ class SentencePieceAdapter(Adapter):
         self.byte_fallback_ids = frozenset(i for i in range(self.vocab_size) if self.processor.IsByte(i))
         # EncodeAsIds takes no per-call options: no BOS/EOS unless set on the processor (never here).
         self._encode = self.processor.EncodeAsIds
+        processor = self.processor
+        self._pieces = [processor.IdToPiece(i) for i in range(self.vocab_size)]
+        self._no_text_ids = frozenset(i for i in range(self.vocab_size)
+                                      if processor.IsControl(i) or processor.IsUnknown(i) or processor.IsUnused(i))
+        # A piece that is only the space marker stands for a space, or for the dummy prefix (no text).
+        self._marker_ids = frozenset(i for i, piece in enumerate(self._pieces) if piece == "\u2581")
+        self.partial_char_ids = frozenset(i for i in self.byte_fallback_ids if int(self._pieces[i][3:5], 16) >= 0x80)
         self.settings = {
             "library": f"sentencepiece {spm.__version__}",
             "normalizer": _normalizer_of(model_proto),
@@ -79,6 +86,44 @@ class SentencePieceAdapter(Adapter):
 
     def decode(self, ids: Sequence[int]) -> str:
         return self.processor.DecodeIds(list(ids))
+
+    def encode_with_spans(self, text: str) -> tuple[list[int], Sequence[int], Sequence[int]]:
+        """SentencePiece's own offsets: the UTF-8 bytes of the original text each piece came from.
+        It gives no bytes to the dummy prefix, to byte pieces before a character's last, nor to
+        pieces that normalisation added (NFKC's "ﬁ" -> "fi"): such a piece takes the bytes of the
+        piece after it when that one starts at the same place, so the character's pieces all
+        count for its word; the space marker alone keeps none (it belongs to no word)."""
+        mapped = self.processor.encode(text, return_type="offset_mapping", return_bytes=True)
+        ids = list(mapped["ids"])
+        starts = [a for a, _ in mapped["offsets"]]
+        ends = [b for _, b in mapped["offsets"]]
+        next_start = next_end = -1
+        for k in range(len(ids) - 1, -1, -1):
+            if starts[k] < ends[k]:
+                next_start, next_end = starts[k], ends[k]
+            elif starts[k] == next_start and ids[k] not in self._marker_ids:
+                ends[k] = next_end
+        return ids, starts, ends
+
+    def token_bytes(self, token_id: int) -> bytes | None:
+        if token_id in self._no_text_ids:
+            return None
+        piece = self._pieces[token_id]
+        if token_id in self.byte_fallback_ids:
+            return bytes([int(piece[3:5], 16)])
+        return piece.replace("\u2581", " ").encode("utf-8")
+
+    entry_text_rule = "pieces that start a word (▁...), control, unknown and byte pieces left out"
+
+    def entry_text(self, token_id: int) -> str | None:
+        """A word-initial piece without its marker ("▁the" -> "the": encoding adds the dummy
+        prefix); None for pieces inside a word, which encoding never starts a text with."""
+        piece = self._pieces[token_id]
+        if token_id in self._no_text_ids or token_id in self.byte_fallback_ids:
+            return None
+        if not piece.startswith("\u2581") or piece == "\u2581":
+            return None
+        return piece[1:].replace("\u2581", " ")
 
     file_suffix = ".model"
 

@@ -101,6 +101,9 @@ class HFAdapter(Adapter):
         }
         encode = self.tokenizer.encode
         self._encode = lambda text: encode(text, add_special_tokens=False).ids
+        self._added_ids = frozenset(self.tokenizer.get_added_tokens_decoder())
+        # Whether the tokens' bytes laid end to end are the text: byte-level, nothing normalised.
+        self._bytes_are_text = self._byte_level and config.get("normalizer") is None
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
 
@@ -121,6 +124,47 @@ class HFAdapter(Adapter):
         if token_id in self.byte_fallback_ids:
             return f"<{piece[3:5].lower()}>"
         return piece
+
+    def encode_with_spans(self, text: str) -> tuple[list[int], Sequence[int], Sequence[int]]:
+        """Byte-level models without a normaliser: each token's bytes, end to end (exact, also
+        for a token holding part of a character). Others: HF's offsets, characters of the
+        original text, turned into UTF-8 bytes."""
+        if self._bytes_are_text:
+            return super().encode_with_spans(text)
+        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        offsets = encoding.offsets
+        if text.isascii():
+            return encoding.ids, [a for a, _ in offsets], [b for _, b in offsets]
+        to_byte = char_to_byte_offsets(text)
+        return encoding.ids, [to_byte[a] for a, _ in offsets], [to_byte[b] for _, b in offsets]
+
+    def token_bytes(self, token_id: int) -> bytes | None:
+        if token_id in self._added_ids:
+            return None
+        piece = self.tokenizer.id_to_token(token_id)
+        if piece is None:
+            return None
+        if token_id in self.byte_fallback_ids:
+            return bytes([int(piece[3:5], 16)])
+        if self._byte_level:
+            table = _byte_decoder()
+            if all(ch in table for ch in piece):
+                return bytes(table[ch] for ch in piece)
+        if self._continuation and piece.startswith(self._continuation):
+            piece = piece[len(self._continuation):]
+        return piece.replace("\u2581", " ").encode("utf-8")
+
+    def entry_text(self, token_id: int) -> str | None:
+        piece = self.tokenizer.id_to_token(token_id)
+        if self._continuation and piece is not None and piece.startswith(self._continuation):
+            return None  # a continuation piece: never the start of a word, so never alone
+        return super().entry_text(token_id)
+
+    @property
+    def entry_text_rule(self) -> str:
+        if self._continuation:
+            return f"entries that start a word (no {self._continuation}), whole UTF-8, special tokens left out"
+        return super().entry_text_rule
 
     def token_strings(self, text: str) -> list[str]:
         if self._continuation is None:
@@ -150,6 +194,16 @@ class HFAdapter(Adapter):
         clear = getattr(self.tokenizer.model, "_clear_cache", None)
         if clear is not None:
             clear()
+
+
+def char_to_byte_offsets(text: str) -> list[int]:
+    """UTF-8 byte offset of every character offset of `text`, 0 to len(text) included."""
+    offsets = [0]
+    total = 0
+    for ch in text:
+        total += len(ch.encode("utf-8"))
+        offsets.append(total)
+    return offsets
 
 
 def _stage(config: Any) -> Any:

@@ -64,6 +64,11 @@ class InhouseBPE(Adapter):
     def token_text(self, token_id: int) -> str:
         return readable_bytes(self.model.token_bytes(token_id))
 
+    def token_bytes(self, token_id: int) -> bytes | None:
+        if token_id in self.model.special_tokens.values():
+            return None
+        return self.model.token_bytes(token_id)
+
     file_suffix = ".json"
 
     def save(self, path: Path) -> None:

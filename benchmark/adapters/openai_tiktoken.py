@@ -10,6 +10,7 @@ Encoding uses `encode_ordinary`: special tokens' text is ordinary text, as the c
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -56,6 +57,20 @@ class EncodingAdapter(Adapter):
     def token_text(self, token_id: int) -> str:
         return readable_bytes(self.encoding.decode_single_token_bytes(token_id))
 
+    def token_bytes(self, token_id: int) -> bytes | None:
+        return self._ordinary_bytes.get(token_id)  # special tokens are not text under the contract
+
+    @functools.cached_property
+    def _ordinary_bytes(self) -> dict[int, bytes]:
+        return {rank: token for token, rank in self.encoding._mergeable_ranks.items()}
+
+    @functools.cached_property
+    def _byte_lengths(self) -> list[int]:
+        lengths = [0] * self.vocab_size
+        for token, rank in self.encoding._mergeable_ranks.items():
+            lengths[rank] = len(token)
+        return lengths
+
     def save(self, path: Path) -> None:
         """The ranks as a tiktoken rank file (`<base64 token> <rank>` lines); the pattern is not in it."""
         import base64
@@ -85,6 +100,32 @@ class NFCTiktokenAdapter(TiktokenAdapter):
         encode_ordinary, normalize = encoding.encode_ordinary, unicodedata.normalize
         self._encode = lambda text: encode_ordinary(normalize("NFC", text))
         self.settings["normalizer"] = "NFC (unicodedata.normalize), as the vendor's encoder does"
+
+    def encode_with_spans(self, text: str) -> tuple[list[int], Sequence[int], Sequence[int]]:
+        """The tokens' bytes lie end to end over the NFC text: map each span back to `text`, one
+        grapheme cluster at a time (NFC composes within a cluster; a token that starts or ends
+        inside a cluster that normalisation changed gets the whole cluster)."""
+        ids, starts, ends = super().encode_with_spans(text)
+        if unicodedata.is_normalized("NFC", text):
+            return ids, starts, ends
+        import bisect
+
+        import regex
+
+        original, normal = [0], [0]  # byte offsets where each cluster ends, in text and in its NFC
+        for cluster in regex.findall(r"\X", text):
+            original.append(original[-1] + len(cluster.encode("utf-8")))
+            normal.append(normal[-1] + len(unicodedata.normalize("NFC", cluster).encode("utf-8")))
+        if normal[-1] != (ends[-1] if ends else 0):  # composition crossed a cluster: no map
+            return ids, [0] * len(ids), [original[-1]] * len(ids)
+
+        def back(offset: int, *, at_end: bool) -> int:
+            k = bisect.bisect_left(normal, offset)
+            if k < len(normal) and normal[k] == offset:
+                return original[k]
+            return original[k] if at_end else original[k - 1]
+
+        return ids, [back(a, at_end=False) for a in starts], [back(b, at_end=True) for b in ends]
 
 
 @dataclass(frozen=True)

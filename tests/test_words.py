@@ -1,0 +1,169 @@
+"""Words: UAX #29 boundaries (benchmark.words) and the segmenter each language gets (benchmark.segmenters).
+
+The UAX #29 segmenter is checked against uniseg (a conforming implementation, in the test extra)
+on awkward strings, on random text from the characters every rule is about, and on every line of
+the bundled FLORES-200 devtest files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmark import segmenters, words
+
+DEVTEST = Path(__file__).resolve().parents[1] / "corpora" / "flores200" / "devtest"
+
+
+def texts_of(text: str, spans) -> list[str]:
+    return [text[a:b] for a, b in spans]
+
+
+def uniseg_words(text: str) -> list[tuple[int, int]]:
+    import regex
+    from uniseg.wordbreak import word_boundaries
+
+    bounds = list(word_boundaries(text))
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if regex.search(r"[\p{L}\p{N}]", text[a:b])]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Once upon a time in Tokyo", ["Once", "upon", "a", "time", "in", "Tokyo"]),
+    ("It's 3.14, isn't it? e-mail U.S. 1,000.50", ["It's", "3.14", "isn't", "it", "e", "mail", "U.S", "1,000.50"]),
+    ("'Ah', l'amour", ["Ah", "l'amour"]),  # a leading quote is not part of the word (regex's \b keeps it)
+    ("naïve cafe\u0301 déjà", ["naïve", "cafe\u0301", "déjà"]),  # a combining mark stays on its letter
+    ("\u0301abc", ["abc"]),  # a mark at the start is not glued onto the word after it
+    ("ଏଫ୍.କେନେଡିଙ୍କ", ["ଏଫ୍.କେନେଡିଙ୍କ"]),  # a mark before "." does not block WB6/WB7
+    ("한국어 문장입니다. 4개월", ["한국어", "문장입니다", "4개월"]),
+    ("Привет, мир! Т.е. пример.", ["Привет", "мир", "Т.е", "пример"]),
+    ("👍🏽 ok 🇯🇵x a_b", ["ok", "x", "a_b"]),  # emoji are not words; "_" joins (WB13a)
+    ("カタカナ漢字", ["カタカナ", "漢", "字"]),  # Han is left to dictionaries: one character each
+])
+def test_uax29_words_on_awkward_text(text, expected):
+    assert texts_of(text, words.word_spans(text)) == expected
+    assert words.word_spans(text) == uniseg_words(text)
+
+
+def test_segments_cover_the_text_and_an_emoji_zwj_sequence_is_one_segment():
+    text = "a 👨\u200d👩\u200d👧 b\r\nc  d"
+    spans = words.segments(text)
+    assert "".join(texts_of(text, spans)) == text  # nothing dropped, nothing twice
+    assert "👨\u200d👩\u200d👧" in texts_of(text, spans)  # WB3c
+    assert "\r\n" in texts_of(text, spans) and "  " in texts_of(text, spans)  # WB3, WB3d
+
+
+# The characters the rules are about: letters, Hebrew, digits, Katakana, the mid characters, quotes,
+# "_", marks, ZWJ, an emoji, regional indicators, spaces, newlines, Han, punctuation.
+ALPHABET = list("aZéשא1٣カー.,:;'\"_-’\u0301\u200d\u200b😀🇯🇵 \u3000\n\r漢!") + ["\u00ad"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=24))
+def test_uax29_agrees_with_uniseg_on_random_text(text):
+    assert words.word_spans(text) == uniseg_words(text)
+
+
+@pytest.mark.slow
+def test_uax29_agrees_with_uniseg_on_every_devtest_line():
+    for path in sorted(DEVTEST.glob("*.devtest")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            assert words.word_spans(line) == uniseg_words(line), f"{path.name} line {number}"
+
+
+def test_each_language_gets_its_segmenter_or_a_note():
+    english = segmenters.choose_segmenter("eng_Latn", ["Once upon a time."])
+    japanese = segmenters.choose_segmenter("jpn_Jpan", ["東京都に住んでいる。"])
+    assert english.name == words.UAX29_NAME and english.version.startswith("regex ")
+    assert japanese.name.startswith("fugashi + unidic-lite") and "unidic-lite 1.0.8" in japanese.version
+    assert segmenters.choose_segmenter("ja", ["東京"]).name == japanese.name  # a two-letter code
+    # A language in a script without spaces and no segmenter: a note, never whitespace words.
+    note = segmenters.choose_segmenter("bod_Tibt", ["བོད་ཀྱི་སྐད་ཡིག་ནི་"])
+    assert isinstance(note, str) and "Tibetan script" in note and "no word segmenter" in note
+    unknown = segmenters.choose_segmenter("xyz", ["我们现在有没有糖尿病的老鼠。"])
+    assert isinstance(unknown, str) and "Han script" in unknown
+    # Mostly Latin with a few Han characters is a spaced language.
+    assert segmenters.choose_segmenter("xyz", ["Tokyo (東京) is big, very big indeed."]).name == words.UAX29_NAME
+
+
+def test_japanese_words_are_mecab_morphemes_with_their_offsets():
+    text = "東京 タワーは ｶﾀｶﾅ、ＡＢＣを含む。  Ring社 cafe\u0301"
+    split = segmenters.choose_segmenter("jpn_Jpan", [text]).split
+    found = texts_of(text, split(text))
+    assert found[:4] == ["東京", "タワー", "は", "ｶﾀｶﾅ"]
+    assert "、" not in found and "。" not in found  # punctuation is not a word
+    assert "Ring" in found and "社" in found
+    assert found[-1] == "cafe\u0301"  # MeCab splits the mark off; it stays on its letter
+    # The same dictionary whatever else is installed: unidic-lite, named on the command line.
+    assert segmenters._japanese() is segmenters._japanese()
+
+
+def test_word_spans_become_utf8_byte_offsets():
+    text = "日本 go é"
+    spans = words.word_spans(text)
+    flat = segmenters.byte_spans(text, spans)
+    data = text.encode("utf-8")
+    assert [data[flat[k]:flat[k + 1]].decode() for k in range(0, len(flat), 2)] == texts_of(text, spans)
+    assert list(segmenters.byte_spans("a bc", [(0, 1), (2, 4)])) == [0, 1, 2, 4]
+
+
+def test_a_language_is_segmented_once_with_its_record_entry():
+    lines = ("Once upon a time.", "It's 3.14!")
+    english = segmenters.segment_language("eng_Latn", lines)
+    assert english.n_words == 6 and len(english.spans) == 2 and english.note is None
+    tibetan = segmenters.segment_language("bod_Tibt", ("བོད་ཀྱི་སྐད་ཡིག་ནི་",))
+    assert tibetan.spans is None and tibetan.n_words is None and tibetan.segmenter == "none"
+    settings_ = segmenters.word_settings({"eng_Latn": english, "bod_Tibt": tibetan})
+    assert settings_.segmenters["bod_Tibt"].note == tibetan.note and settings_.segmenters["eng_Latn"].version
+
+
+@pytest.mark.parametrize("code, text, some_words", [
+    ("zho_Hans", "我们现在有四个月大的老鼠。", ["我们", "现在", "老鼠"]),
+    ("tha_Thai", "ตอนนี้เรามีหนูอายุ 4 เดือน", ["เรา", "หนู", "4", "เดือน"]),
+    ("lao_Laoo", "ດຽວນີ້ ພວກເຮົາ ມີ ໜູ 1/2 ໂຕ", ["ພວກເຮົາ", "ໜູ", "1", "2"]),  # laonlp drops "/"
+    ("khm_Khmr", "យើង\u200bមាន\u200bកណ្ដុរ ៤ ខែ", ["យើង", "មាន", "កណ្ដុរ"]),
+    ("mya_Mymr", "ကျွန်တော် ထမင်း စားတယ်။", ["ထမင်း"]),
+])
+def test_the_segmenters_extra_finds_words_in_their_text(code, text, some_words, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))  # nothing may be written there (pythainlp's data folder)
+    segmenter = segmenters.choose_segmenter(code, [text])
+    assert not isinstance(segmenter, str), segmenter
+    spans = segmenter.split(text)
+    found = texts_of(text, spans)
+    assert set(some_words) <= set(found), found
+    assert all(a < b for a, b in spans) and spans == sorted(spans)
+    assert all(w.strip() == w and "\u200b" not in (w[0], w[-1]) for w in found)  # no space at either end
+    assert segmenter.split(text) == spans  # deterministic
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_segmenter_is_a_note_naming_the_extra(monkeypatch):
+    def missing():
+        raise ImportError("No module named 'jieba'")
+
+    monkeypatch.setitem(segmenters.DICTIONARY_SEGMENTERS, "zho", (missing, ("jieba",)))
+    note = segmenters.choose_segmenter("zho_Hans", ["我们现在有四个月大的老鼠。"])
+    assert note == ("no word figures: zho_Hans needs jieba to find its words "
+                    "(pip install 'tokencost-benchmark[segmenters]')")
+
+
+def test_words_are_found_in_order_where_a_segmenter_changes_the_text():
+    from benchmark.segmenters_extra import spans_in_order, spans_of_pieces
+
+    assert spans_in_order("a/b a", ["a", "b", "a"]) == [(0, 1), (2, 3), (4, 5)]
+    assert spans_in_order("abc", ["x", "bc"]) == [(1, 3)]  # a piece not in the text is left out
+    assert spans_of_pieces("ab cd", ["ab", " ", "cd"]) == [(0, 2), (2, 3), (3, 5)]
+
+
+def test_a_segmenter_that_raises_costs_its_language_the_word_figures_only(monkeypatch):
+    def broken(text):
+        if "boom" in text:
+            raise RuntimeError("cannot segment\nsecond line")
+        return words.word_spans(text)
+
+    monkeypatch.setattr(segmenters, "_uax29", lambda: segmenters.Segmenter("broken", "0", broken))
+    found = segmenters.segment_language("eng_Latn", ("fine", "boom here"))
+    assert found.spans is None and found.n_words is None and found.segmenter == "broken"
+    assert found.note == "no word figures: the segmenter raised on line 2 (RuntimeError: cannot segment)"
