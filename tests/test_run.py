@@ -71,9 +71,11 @@ def test_the_record_names_this_suite_version(tmp_path, monkeypatch):
                           capture_output=True, text=True)
     assert suite.git_commit == (head.stdout.strip() if head.returncode == 0 else None)
     # Outside a repository (an installed copy): None, no error.
-    assert run_module.git_commit(tmp_path) is None
+    from benchmark.describe import git_commit
+
+    assert git_commit(tmp_path) is None
     monkeypatch.setenv("PATH", str(tmp_path))  # no git at all
-    assert run_module.git_commit() is None
+    assert git_commit() is None
 
 
 class Fragile(Adapter):

