@@ -24,7 +24,7 @@ from benchmark.errors import BenchmarkError
 if TYPE_CHECKING:
     from benchmark.results import Results
 
-REPORT_FILES = frozenset({"results.json", "results.csv", "README.md", "index.html", "plots"})
+REPORT_FILES = frozenset({"results.json", "results.csv", "summaries.csv", "README.md", "index.html", "plots"})
 _NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXX`, `.<name>.old-XXXX`
 
 

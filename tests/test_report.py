@@ -27,13 +27,13 @@ from benchmark.report.analysis import FLAT_GAIN_PER_DOUBLING, headline_tokenizer
 from benchmark.report.findings import compute_findings
 from benchmark.report.html import SORT_SCRIPT
 from benchmark.report.naming import LOSSLESS_SHARE, language_label, reference_language
-from benchmark.report.tables import all_rows_table, report_tables
+from benchmark.report.tables import all_rows_table, throughput_table, tokens_per_sentence_table
 from benchmark.record import TimingSettings
 from benchmark.results import ROW_FIELDS, Results, load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
 PLOT_NAMES = (
-    "tokens_per_sentence", "premium", "bytes_per_token", "throughput", "train_seconds", "roundtrip", "token_boundaries"
+    "production_cost", "tokens_per_sentence", "premium", "bytes_per_token", "throughput", "train_seconds", "roundtrip", "token_boundaries"
 )
 
 
@@ -62,7 +62,7 @@ def test_fixture_covers_what_the_reports_must_handle(results):
 
 def test_every_file_is_written(rendered):
     out, written = rendered
-    expected = {out / name for name in ("results.csv", "results.json", "README.md", "index.html")}
+    expected = {out / name for name in ("results.csv", "summaries.csv", "results.json", "README.md", "index.html")}
     expected |= {out / "plots" / f"{name}.{ext}" for name in PLOT_NAMES for ext in ("png", "svg")}
     assert set(written) == expected
     for path in expected:
@@ -146,7 +146,7 @@ def test_html_is_self_contained(rendered):
     assert not re.search(r"""src\s*=\s*["'](?!data:)""", page)
     # Everything shows from the page alone; links go only to the files written beside it.
     links = set(re.findall(r"""href\s*=\s*["']([^"'#][^"']*)""", page))
-    beside = {"results.csv", "results.json"} | {f"plots/{name}.svg" for name in PLOT_NAMES}
+    beside = {"results.csv", "summaries.csv", "results.json"} | {f"plots/{name}.svg" for name in PLOT_NAMES}
     assert links == beside
     assert all((out / link).is_file() for link in links)
     images = re.findall(r'<img [^>]*src="data:image/png;base64,([^"]+)"', page)
@@ -219,7 +219,7 @@ def test_rendering_twice_gives_identical_files(results, rendered, tmp_path):
 
 def test_without_plots_no_figure_is_referenced(results, tmp_path):
     written = write_reports(results, tmp_path, plots=False)
-    assert {p.name for p in written} == {"results.csv", "results.json", "README.md", "index.html"}
+    assert {p.name for p in written} == {"results.csv", "summaries.csv", "results.json", "README.md", "index.html"}
     assert not (tmp_path / "plots").exists()
     assert "plots/" not in (tmp_path / "README.md").read_text(encoding="utf-8")
     assert "<img" not in (tmp_path / "index.html").read_text(encoding="utf-8")
@@ -345,7 +345,7 @@ def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypat
 
 
 def test_the_first_table_is_the_cost_in_tokens_per_sentence(results):
-    table = report_tables(results)[0]
+    table = tokens_per_sentence_table(results)
     assert table.key == "tokens_per_sentence"
     languages = list(table.headers[1:])
     by_key = {(row.tokenizer, language_label(results, row.language)): row for row in results.rows}
@@ -521,7 +521,7 @@ def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clo
 
     old = format_1(results, tmp_path)
     assert all(row.throughput_x_tiktoken is None for row in old.rows)
-    throughput = next(t for t in report_tables(old) if t.key == "throughput")
+    throughput = throughput_table(old)
     assert "MB/s" in throughput.title and "x" not in "".join(throughput.rows[0][1:])
     findings = " ".join(compute_findings(old))
     assert "The fastest encoder is" in findings and "MB/s (median over languages" in findings
@@ -540,7 +540,7 @@ def test_throughput_is_reported_in_multiples_of_tiktoken(results):
     from benchmark.report.naming import fmt_times
     from benchmark.report.tables import all_rows_table
 
-    throughput = next(t for t in report_tables(results) if t.key == "throughput")
+    throughput = throughput_table(results)
     assert "multiples of tiktoken cl100k_base's" in throughput.title
     index = {(r.tokenizer, r.language): r for r in results.rows}
     languages = [code for code in results.record.language_names]
@@ -570,7 +570,7 @@ def test_a_run_with_a_row_without_the_ratio_reports_mb_s(results):
     first = next(r for r in results.rows if r.ok)
     mixed = with_ratios(results, lambda r: None if r is first else r.throughput_x_tiktoken)
     assert not has_yardstick_ratios(mixed)
-    assert "MB/s" in next(t for t in report_tables(mixed) if t.key == "throughput").title
+    assert "MB/s" in throughput_table(mixed).title
 
 
 def test_the_speed_finding_ranks_by_the_ratio_and_names_close_encoders_together(results):
@@ -729,7 +729,7 @@ def test_the_summary_counts_only_tokenizers_that_were_measured(results):
 
 
 def test_a_column_with_daggers_still_sorts_as_numbers(results):
-    table = report_tables(results)[0]  # tokens per sentence, tokenizers down, languages across
+    table = tokens_per_sentence_table(results)  # tokens per sentence, tokenizers down, languages across
     by_key = {(row.tokenizer, language_label(results, row.language)): row for row in results.rows}
     column = next(i for i, header in enumerate(table.headers) if any("\u2020" in cells[i] for cells in table.rows))
     (order,) = _sorted_by_the_page(table, [table.headers[column]])

@@ -25,10 +25,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("mistral", "Mistral", "production"),
     Family("qwen", "Qwen", "production"),
     Family("deepseek", "DeepSeek", "production"),
-    Family("bpe-balanced", "our BPE, balanced", "trained"),
-    Family("bpe-parity", "our BPE, parity-aware", "trained"),
-    Family("bpe-english-heavy", "our BPE, English-heavy", "trained"),
-    Family("bpe-english-only", "our BPE, English only", "trained"),
+    Family("bpe-balanced", "our BPE (balanced)", "trained"),
+    Family("bpe-parity", "our BPE (parity-aware)", "trained"),
+    Family("bpe-english-heavy", "our BPE (English-heavy)", "trained"),
+    Family("bpe-english-only", "our BPE (English only)", "trained"),
     Family("bpe", "our byte-level BPE", "trained"),  # results of runs before training mixes
     Family("hf-bpe", "HF byte-level BPE", "trained"),
     Family("sentencepiece-unigram", "SentencePiece Unigram", "trained"),
@@ -57,7 +57,7 @@ def family_name(family: str) -> str:
     if known:
         return known.display_name
     if family.startswith("bpe-"):  # a custom training mix
-        return f"our BPE, mix {family.removeprefix('bpe-')}"
+        return f"our BPE (mix {family.removeprefix('bpe-')})"
     return family
 
 

@@ -33,11 +33,12 @@ __all__ = ["write_reports"]
 
 
 def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> list[Path]:
-    """Write results.csv, README.md, index.html, plots/*.png and plots/*.svg into output_dir;
+    """Write results.csv, summaries.csv, README.md, index.html, plots/*.png and plots/*.svg into output_dir;
     return the paths written."""
     from benchmark.report.html import render_html
     from benchmark.report.markdown import render_markdown
     from benchmark.report.tables import results_csv
+    from benchmark.results import summaries_csv
 
     output_dir = Path(output_dir)
     rendered = []
@@ -47,6 +48,7 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
         rendered = render_plots(results)
     texts = {
         "results.csv": results_csv(results),
+        "summaries.csv": summaries_csv(results),
         "README.md": render_markdown(results, [plot.info for plot in rendered]),
         "index.html": render_html(results, rendered),
     }

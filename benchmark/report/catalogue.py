@@ -22,6 +22,31 @@ class PlotInfo:
 
 PLOTS = (
     PlotInfo(
+        "production_cost",
+        "What each language costs on today's models",
+        "Mean tokens per sentence of the same content on each production tokenizer, one row per language; the "
+        "grey band spans the cheapest to the dearest model. Lower is cheaper.",
+    ),
+    PlotInfo(
+        "fairness",
+        "How evenly each tokenizer charges the languages",
+        "The Gini coefficient of the languages' token counts for the same sentences, per tokenizer, most even on "
+        "top; whiskers are the 95% bootstrap interval over sentences, hatched bars count text the tokenizer changed.",
+    ),
+    PlotInfo(
+        "mix_premium",
+        "What the training mix does to the premium",
+        "Our BPE trained on the same text in each mix, at one size: the premium of each language (bars), with "
+        "OpenAI's two vocabularies as reference points (markers) and parity with the reference dashed. English "
+        "first in the training text makes every other language pay more; parity-aware merges close the gap.",
+    ),
+    PlotInfo(
+        "gini_by_size",
+        "Fairness against vocabulary size, per training mix",
+        "The Gini of the languages' token counts for each trained family at each size (solid: our BPE's mixes, "
+        "dotted: the libraries' trainers); dashed horizontal lines mark the production tokenizers.",
+    ),
+    PlotInfo(
         "tokens_per_sentence",
         "Tokens per sentence",
         "What each language costs: mean tokens per sentence of the same content, for the main tokenizers; "

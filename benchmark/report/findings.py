@@ -16,10 +16,12 @@ from benchmark.report.analysis import (
     most_expensive_per_headline,
     openai_pair,
     openai_savings,
+    row_index,
     speed_ranking,
     trained_families,
     worst_roundtrips,
 )
+from benchmark.report.compare import by_gini, mix_effects, production_tokenizers, total_tokens
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     fmt_rate_percent,
@@ -38,6 +40,9 @@ def compute_findings(results: Results) -> list[str]:
     for sentence in (
         _premium_sentence(results),
         _cheapest_sentence(results),
+        _fairness_sentence(results),
+        _mix_sentence(results),
+        _words_sentence(results),
         _openai_sentence(results),
         *_flattening_sentences(results),
         _speed_sentence(results),
@@ -68,8 +73,13 @@ def _cheapest_sentence(results: Results) -> str:
 
 
 def _premium_sentence(results: Results) -> str:
+    """The dearest language, on the production tokenizers when the run has any (what a reader
+    pays today; the training mixes have their own sentence), else on the main tokenizers."""
     reference = reference_language(results)
     worst = most_expensive_per_headline(results)
+    production = set(production_tokenizers(results))
+    if any(tid in production for tid, _ in worst):
+        worst = [(tid, row) for tid, row in worst if tid in production]
     if not worst:
         return ""
     tid, top = max(worst, key=lambda item: (item[1].premium, item[0]))
@@ -85,6 +95,84 @@ def _premium_sentence(results: Results) -> str:
     if others:
         sentence += " The most expensive language under each other tokenizer: " + "; ".join(others) + "."
     return sentence
+
+
+def _fairness_sentence(results: Results) -> str:
+    """The most and least even production tokenizer by Gini, and the most even of all when it is
+    another one."""
+    ranked = by_gini(results)
+    production = [s for s in ranked if s.tokenizer in set(production_tokenizers(results))]
+    if len(production) < 2:
+        return ""
+
+    def gini(s) -> str:
+        ci = f", 95% CI {s.gini_ci_low:.3f}-{s.gini_ci_high:.3f}" if s.gini_ci_low is not None else ""
+        return f"{s.tokenizer} (Gini {s.gini:.3f}{ci})"
+
+    most, least = production[0], production[-1]
+    sentence = (f"Over the {most.n_languages} languages, the production tokenizer that charges them most evenly is "
+                f"{gini(most)}, the least evenly {gini(least)}; a Gini of 0 would be the same cost for every language.")
+    if ranked[0].tokenizer != most.tokenizer:
+        sentence += f" The most even of every tokenizer measured is {gini(ranked[0])}."
+    return sentence
+
+
+def _mix_sentence(results: Results) -> str:
+    """What English-heavy training costs each other language against the balanced mix, how much of
+    the premium parity-aware merges remove, and what they cost in tokens over every language."""
+    found = mix_effects(results)
+    if not found or not found[1]:
+        return ""
+    size, effects = found
+    reference = results.record.language_names.get(reference_language(results), reference_language(results))
+    mix = (results.record.settings.train_mixes or {}).get("english-heavy")
+    share = mix.byte_shares.get(reference_language(results)) if mix else None
+    heavy = f"English-heavy ({share:.0%} of the training bytes English)" if share is not None else "English-heavy"
+    worst, *others = sorted(effects, key=lambda e: (-e.english_heavy, e.language))
+    with_parity = all(e.parity is not None for e in effects)
+    sentence = (f"The training data drives the premium. Our BPE at {size:,} tokens trained {heavy} charges "
+                f"{_name(results, worst.language)} {worst.english_heavy:.2f}x the tokens of {reference}; trained "
+                f"balanced, {worst.balanced:.2f}x" + (f"; with parity-aware merges, {worst.parity:.2f}x." if with_parity
+                                                      else "."))
+    if others:
+        sentence += (" English-heavy against balanced for the others: "
+                     + join_words([f"{_name(results, e.language)} {e.english_heavy:.2f}x against {e.balanced:.2f}x"
+                                   for e in others]) + ".")
+    removed = [e.removed_by_parity for e in effects if e.removed_by_parity is not None]
+    if with_parity and removed:
+        highest = max(e.parity for e in effects)
+        sentence += (f" Parity-aware merges bring every language within {highest:.2f}x of {reference} (removing "
+                     f"{min(removed):.0%} to {max(removed):.0%} of the English-heavy premium over 1.00)")
+        balanced, parity = total_tokens(results, "bpe-balanced", size), total_tokens(results, "bpe-parity", size)
+        if balanced and parity:
+            change = parity / balanced - 1
+            sentence += (f" for {abs(change):.1%} {'more' if change >= 0 else 'fewer'} tokens over all the languages "
+                         "than the balanced mix")
+        sentence += "."
+    return sentence
+
+
+def _words_sentence(results: Results) -> str:
+    """How often production tokenizers split a word, the reference against the language they split most."""
+    production = production_tokenizers(results)
+    index = row_index(results)
+    rates: dict[str, list[float]] = {}
+    for language in ordered_languages(results):
+        found = [index[(tid, language)].continued_word_rate for tid in production if (tid, language) in index]
+        found = [rate for rate in found if rate is not None]
+        if len(found) >= 2:
+            rates[language] = sorted(found)
+    reference = reference_language(results)
+    if reference not in rates or len(rates) < 2:
+        return ""
+    others = [code for code in rates if code != reference]
+    worst = max(others, key=lambda code: (rates[code][len(rates[code]) // 2], code))  # by the median model
+
+    def spread(code: str) -> str:
+        return f"{rates[code][0]:.0%} to {rates[code][-1]:.0%} of {_name(results, code)} words"
+
+    return (f"Words split into two or more tokens on the {len(production)} production tokenizers: {spread(worst)} "
+            f"(the most split language), against {spread(reference)}.")
 
 
 def _openai_sentence(results: Results) -> str:

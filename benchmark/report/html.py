@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from benchmark.report.catalogue import RenderedPlot, caption_of
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
-from benchmark.report.tables import SKIPPED, Table, all_rows_table, report_tables
+from benchmark.report.sections import report_sections
+from benchmark.report.tables import SKIPPED, Table, all_rows_table
 from benchmark.results import Results
 
 CSS = """
@@ -108,20 +109,29 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3") -> str
     )
 
 
+def _figure_html(plot: RenderedPlot, results: Results) -> str:
+    esc = html.escape
+    data = base64.b64encode(plot.png).decode("ascii")
+    return (f'<figure id="plot-{esc(plot.info.name)}"><h3>{esc(plot.info.title)}</h3>\n'
+            f'<img alt="{esc(plot.info.title)}" src="data:image/png;base64,{data}">\n'
+            f'<figcaption>{esc(caption_of(plot.info, results))} (<a href="plots/{esc(plot.info.name)}.svg">SVG</a>)'
+            f"</figcaption></figure>")
+
+
 def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
     esc = html.escape
     findings = "\n".join(f"<li>{esc(sentence)}</li>" for sentence in compute_findings(results))
-    tables = "".join(_table_html(table) for table in report_tables(results))
+    drawn = {plot.info.name: plot for plot in plots}
+    body, nav = [], ['<a href="#findings">Findings</a>']
+    for section in report_sections(results):
+        shown = [drawn[name] for name in section.plots if name in drawn]
+        if not shown and not section.tables:
+            continue
+        nav.append(f'<a href="#{esc(section.key)}">{esc(section.title)}</a>')
+        body.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>\n<p>{esc(section.intro)}</p>')
+        body += [_figure_html(plot, results) for plot in shown]
+        body += [_table_html(table) for table in section.tables]
     all_rows = _table_html(all_rows_table(results), tall=True, heading="h2")
-    figures = []
-    for plot in plots:
-        data = base64.b64encode(plot.png).decode("ascii")
-        figures.append(
-            f'<figure id="plot-{esc(plot.info.name)}"><h3>{esc(plot.info.title)}</h3>\n'
-            f'<img alt="{esc(plot.info.title)}" src="data:image/png;base64,{data}">\n'
-            f'<figcaption>{esc(caption_of(plot.info, results))} (<a href="plots/{esc(plot.info.name)}.svg">SVG</a>)'
-            f"</figcaption></figure>"
-        )
     record = results.record
     record_items = [("Date", record.date)]
     if record.package_versions:
@@ -132,11 +142,8 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
     if record.corpus_checksums:
         record_items.append(("Corpus files", f"{len(record.corpus_checksums)} (their SHA-256 sums are in results.json)"))
     record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)
-    nav = '<a href="#findings">Findings</a><a href="#methods">Method</a><a href="#tables">Tables</a>'
-    if plots:
-        nav += '<a href="#plots">Plots</a>'
-    nav += '<a href="#all_rows">All measurements</a><a href="#record">Run record</a>'
-    plots_section = f'<h2 id="plots">Plots</h2>\n{"".join(figures)}' if plots else ""
+    nav += ['<a href="#all_rows">All measurements</a>', '<a href="#methods">Method</a>', '<a href="#record">Run record</a>']
+    sections_html = "\n".join(body)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -149,20 +156,18 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
 <main>
 <h1>Token cost by language</h1>
 <p class="meta">{esc(run_summary(results))}</p>
-<nav>{nav}</nav>
+<nav>{"".join(nav)}</nav>
 <h2 id="findings">Findings</h2>
 <ul class="findings">
 {findings}
 </ul>
+<p class="note">Click a column header to sort a table (optional script; the tables read without it).</p>
+{sections_html}
+{all_rows}
+<p class="note">Every row at full precision: <a href="results.csv">results.csv</a>; one line per tokenizer over every
+language: <a href="summaries.csv">summaries.csv</a>; with the run record: <a href="results.json">results.json</a>.</p>
 <h2 id="methods">How the figures were measured</h2>
 <p>{esc(methods_paragraph(results))}</p>
-<h2 id="tables">Tables</h2>
-<p class="note">Click a column header to sort (optional script; the tables read without it).</p>
-{tables}
-{plots_section}
-{all_rows}
-<p class="note">Every row at full precision: <a href="results.csv">results.csv</a>; with the run record:
-<a href="results.json">results.json</a>.</p>
 <h2 id="record">Run record</h2>
 <dl class="record">{record_html}</dl>
 </main>

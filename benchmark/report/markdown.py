@@ -1,4 +1,5 @@
-"""reports/README.md: the findings first, then how they were measured, the tables, the plots."""
+"""reports/README.md: the findings first, then each section (its plots, then its tables), then how
+the figures were measured."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Sequence
 from benchmark.report.catalogue import PlotInfo, caption_of
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
-from benchmark.report.tables import Table, report_tables
+from benchmark.report.sections import report_sections
+from benchmark.report.tables import Table
 from benchmark.results import Results
 
 
@@ -30,26 +32,22 @@ def to_markdown(table: Table) -> str:
 
 def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
     """The whole README.md. `plots` are the figures written under plots/ (empty: no figures)."""
+    drawn = {info.name: info for info in plots}
     parts = ["# Token cost by language: results", "", run_summary(results), "", "## Findings", ""]
     parts += [f"- {sentence}" for sentence in compute_findings(results)]
-    parts += ["", "## How the figures were measured", "", methods_paragraph(results), "", "## Tables", ""]
-    for table in report_tables(results):
-        parts += [to_markdown(table)]
-    parts += [
-        "Every row at full precision: [results.csv](results.csv); with the run record: [results.json](results.json).",
-        "",
-    ]
-    if plots:
-        parts += ["## Plots", ""]
-        for info in plots:
-            parts += [
-                f"### {info.title}",
-                "",
-                f"![{info.title}](plots/{info.name}.png)",
-                "",
-                f"{caption_of(info, results)} ([SVG](plots/{info.name}.svg))",
-                "",
-            ]
+    parts.append("")
+    for section in report_sections(results):
+        shown = [drawn[name] for name in section.plots if name in drawn]
+        if not shown and not section.tables:
+            continue
+        parts += [f"## {section.title}", "", section.intro, ""]
+        for info in shown:
+            parts += [f"![{info.title}](plots/{info.name}.png)", "",
+                      f"{caption_of(info, results)} ([SVG](plots/{info.name}.svg))", ""]
+        parts += [to_markdown(table) for table in section.tables]
+    parts += ["## How the figures were measured", "", methods_paragraph(results), "",
+              "Every row at full precision: [results.csv](results.csv); one line per tokenizer over every language: "
+              "[summaries.csv](summaries.csv); with the run record: [results.json](results.json).", ""]
     parts += ["## Run record", ""]
     record = results.record
     if record.package_versions:

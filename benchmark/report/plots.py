@@ -24,6 +24,7 @@ from benchmark.report.analysis import (
     trained_families,
 )
 from benchmark.report.catalogue import PLOTS, RenderedPlot
+from benchmark.report.model_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     fmt_rate_percent,
@@ -346,6 +347,10 @@ def plot_roundtrip(results: Results):
 
 
 PLOT_FUNCTIONS = {
+    "production_cost": plot_production_cost,
+    "fairness": plot_fairness,
+    "mix_premium": plot_mix_premium,
+    "gini_by_size": plot_gini_by_size,
     "tokens_per_sentence": plot_tokens_per_sentence,
     "premium": plot_premium,
     "bytes_per_token": plot_bytes_per_token,

@@ -66,7 +66,7 @@ def results_csv(results: Results) -> str:
     return buffer.getvalue()
 
 
-def _frame(results: Results) -> pd.DataFrame:
+def measured_frame(results: Results) -> pd.DataFrame:
     """The rows in long form, with `ok` (the row was measured)."""
     frame = results.to_frame()
     return frame.assign(ok=frame["status"].eq("ok"))
@@ -78,12 +78,12 @@ def _values(column: pd.Series) -> list:
     return [None if pd.isna(value) else value for value in column.tolist()]
 
 
-def _text(frame: pd.DataFrame, fmt: Callable[..., str], *columns: str) -> pd.Series:
+def column_text(frame: pd.DataFrame, fmt: Callable[..., str], *columns: str) -> pd.Series:
     """`fmt(value, ...)` of the named columns, line by line, as a column of text."""
     return pd.Series(list(map(fmt, *(_values(frame[c]) for c in columns))), index=frame.index, dtype=object)
 
 
-def _pivot(
+def pivot(
     results: Results,
     frame: pd.DataFrame,
     key: str,
@@ -92,19 +92,25 @@ def _pivot(
     note: str = "",
     lossy: pd.Series | None = None,
     lossy_text: str = "the language's sentences",
+    tokenizers: list[str] | None = None,
 ) -> Table:
-    """Tokenizers down, languages across: `text` (a cell per line of `frame`) pivoted; a skipped
-    row reads 'skipped', a missing one is blank. A cell whose figure counts text the tokenizer
-    changed (`lossy`, e.g. `lossy_lines(frame)`) gets LOSSY_MARK, and the note says why."""
+    """Tokenizers down (`tokenizers`, default every one), languages across: `text` (a cell per line
+    of `frame`) pivoted; a skipped row reads 'skipped', a missing one is blank. A cell whose
+    figure counts text the tokenizer changed (`lossy`, e.g. `lossy_lines(frame)`) gets
+    LOSSY_MARK, and the note says why."""
     languages = ordered_languages(results)
+    tokenizers = tokenizers if tokenizers is not None else ordered_tokenizers(results.rows)
+    if not tokenizers:
+        return Table(key, title, ("tokenizer",), (), "")
     cells = text.where(frame["ok"], SKIPPED)
     marked = frame["ok"] & cells.ne("") & (lossy if lossy is not None else False)
+    marked &= frame["tokenizer"].isin(tokenizers)
     # After a space: the page's sort reads the number before it.
     cells = cells.where(~marked, cells + f" {LOSSY_MARK}")
     grid = (
         frame.assign(cell=cells)
         .pivot(index="tokenizer", columns="language", values="cell")
-        .reindex(index=ordered_tokenizers(results.rows), columns=languages)
+        .reindex(index=tokenizers, columns=languages)
         .fillna("")
     )
     if marked.any():
@@ -115,22 +121,27 @@ def _pivot(
     return Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages))
 
 
-def tokens_per_sentence_table(results: Results) -> Table:
-    frame = _frame(results)
-    return _pivot(
+def tokens_per_sentence_table(results: Results, tokenizers: list[str] | None = None, *,
+                              key: str = "tokens_per_sentence",
+                              title: str = "Cost: tokens per sentence (mean; the same sentences in every language)"
+                              ) -> Table:
+    frame = measured_frame(results)
+    return pivot(
         results,
         frame,
-        "tokens_per_sentence",
-        "Cost: tokens per sentence (mean; the same sentences in every language)",
-        _text(frame, fmt_one_decimal, "tokens_per_sentence"),
+        key,
+        title,
+        column_text(frame, fmt_one_decimal, "tokens_per_sentence"),
         note="What a language costs under each tokenizer, comparable down a column and across a row: the "
         "sentences are translations of each other. Lower is cheaper.",
         lossy=lossy_lines(frame),
+        tokenizers=tokenizers,
     )
 
 
-def premium_table(results: Results) -> Table:
-    frame = _frame(results)
+def premium_table(results: Results, tokenizers: list[str] | None = None, *, key: str = "premium",
+                  title: str | None = None) -> Table:
+    frame = measured_frame(results)
     reference = reference_language(results)
     ref_name = results.record.language_names.get(reference, reference)
     # A premium divides by the reference's count: changed text on either side changes it.
@@ -139,51 +150,53 @@ def premium_table(results: Results) -> Table:
     lossy = lossy_lines(frame) | frame["tokenizer"].map(reference_lossy).eq(True)
     # The reference's own cell is 1.00 by definition: no interval beside it.
     shown = frame.assign(premium_ci_low=frame["premium_ci_low"].where(~at_reference))
-    return _pivot(
+    return pivot(
         results,
         frame,
-        "premium",
-        f"Token premium: tokens for the same sentences relative to {ref_name} (95% CI)",
-        _text(shown, fmt_ratio_interval, "premium", "premium_ci_low", "premium_ci_high"),
+        key,
+        title or f"Token premium: tokens for the same sentences relative to {ref_name} (95% CI)",
+        column_text(shown, fmt_ratio_interval, "premium", "premium_ci_low", "premium_ci_high"),
         note=f"1.00 = as many tokens as {ref_name} under the same tokenizer; 2.00 = twice as many. Lower is "
         "cheaper. A premium compares a language with the reference within one tokenizer: a tokenizer with a "
         "small premium can still need more tokens than another (see tokens per sentence).",
         lossy=lossy,
         lossy_text=f"the language's or {ref_name}'s sentences",
+        tokenizers=tokenizers,
     )
 
 
-def bytes_per_token_table(results: Results) -> Table:
-    frame = _frame(results)
-    return _pivot(
+def bytes_per_token_table(results: Results, tokenizers: list[str] | None = None) -> Table:
+    frame = measured_frame(results)
+    return pivot(
         results,
         frame,
         "bytes_per_token",
         "Compression: UTF-8 bytes per token",
-        _text(frame, fmt_ratio, "bytes_per_token"),
+        column_text(frame, fmt_ratio, "bytes_per_token"),
         note="Higher is better: each token carries more text. Compare one language across tokenizers, not "
         "languages with each other: UTF-8 takes 2 bytes for a Cyrillic letter and 3 for a kana, kanji or Hangul "
         "syllable, so those languages show more bytes per token for the same cost in tokens.",
         lossy=lossy_lines(frame),
+        tokenizers=tokenizers,
     )
 
 
 def throughput_table(results: Results) -> Table:
-    frame = _frame(results)
+    frame = measured_frame(results)
     unseen = ("Timed on the measured sentences, after a warm-up on other text of the same language where the "
               "run had some, so caches hold no measured text (see how the figures were measured).")
     how = f"one thread, {repeats_phrase(results)}"
     if not has_yardstick_ratios(results):  # a results.json from before the yardstick
-        return _pivot(results, frame, "throughput", f"Encoder throughput, MB/s of UTF-8 text ({how})",
-                      _text(frame, fmt_speed, "throughput_mb_s"), note=unseen)
+        return pivot(results, frame, "throughput", f"Encoder throughput, MB/s of UTF-8 text ({how})",
+                      column_text(frame, fmt_speed, "throughput_mb_s"), note=unseen)
     itself = (" The tiktoken/cl100k_base row is tiktoken timed against itself: how far it strays from 1.0x is "
               "the noise left." if has_yardstick_row(results) else "")
-    return _pivot(
+    return pivot(
         results,
         frame,
         "throughput",
         f"Encoder throughput in multiples of tiktoken cl100k_base's ({how})",
-        _text(frame, fmt_times, "throughput_x_tiktoken"),
+        column_text(frame, fmt_times, "throughput_x_tiktoken"),
         note="1.0x = as fast as tiktoken's cl100k_base on the same sentences; 0.25x = a quarter of its speed. "
         "Each repeat times the tokenizer and tiktoken in turns on the same sentences, so a machine that slows "
         "down for a while slows both, and the ratio is much steadier than MB/s." + itself + " MB/s is in the "
@@ -192,13 +205,13 @@ def throughput_table(results: Results) -> Table:
 
 
 def roundtrip_table(results: Results) -> Table:
-    frame = _frame(results)
-    return _pivot(
+    frame = measured_frame(results)
+    return pivot(
         results,
         frame,
         "roundtrip",
         "Round-trip fidelity: share of sentences with decode(encode(s)) == s",
-        _text(frame, fmt_rate_percent, "roundtrip_rate"),
+        column_text(frame, fmt_rate_percent, "roundtrip_rate"),
         note="Below 100% means the tokenizer normalises or loses text (spaces, accents, unknown characters).",
     )
 
@@ -216,7 +229,7 @@ def _status(rows: pd.DataFrame) -> str:
 
 def tokenizer_table(results: Results) -> Table:
     """One line per tokenizer: what it is, what it cost to train, and why it was skipped."""
-    frame = _frame(results)
+    frame = measured_frame(results)
     by_tokenizer = frame.groupby("tokenizer")
     # first(): each column's first value that is not NaN, so the training time of any row that has one.
     tokenizers = by_tokenizer.first().reindex(ordered_tokenizers(results.rows))
@@ -224,9 +237,9 @@ def tokenizer_table(results: Results) -> Table:
     columns = (
         tokenizers.index.to_series(),
         tokenizers["family"].map(family_name),
-        _text(tokenizers, fmt_int, "vocab_size"),
-        _text(tokenizers, fmt_seconds, "train_seconds"),
-        _text(tokenizers, fmt_int, "embedding_params"),
+        column_text(tokenizers, fmt_int, "vocab_size"),
+        column_text(tokenizers, fmt_seconds, "train_seconds"),
+        column_text(tokenizers, fmt_int, "embedding_params"),
         status,
     )
     headers = ("tokenizer", "family", "vocab size", "train seconds", "embedding params (x768)", "status")
@@ -261,12 +274,12 @@ def all_rows_table(results: Results) -> Table:
     ]
     tokenizer_rank = {tid: k for k, tid in enumerate(ordered_tokenizers(results.rows))}
     language_rank = {code: k for k, code in enumerate(ordered_languages(results))}
-    frame = _frame(results)
+    frame = measured_frame(results)
     frame = (frame.assign(_tokenizer=frame["tokenizer"].map(tokenizer_rank),
                           _language=frame["language"].map(language_rank))
              .sort_values(["_tokenizer", "_language"], kind="stable"))
     # A skipped row says so in its first column and leaves the others blank.
-    cells = pd.DataFrame({name: _text(frame, fmt, column).where(frame["ok"], "") for name, fmt, column in columns})
+    cells = pd.DataFrame({name: column_text(frame, fmt, column).where(frame["ok"], "") for name, fmt, column in columns})
     cells[columns[0][0]] = cells[columns[0][0]].where(frame["ok"], SKIPPED)
     cells.insert(0, "language", frame["language"].map(lambda code: language_label(results, code)))
     cells.insert(0, "tokenizer", frame["tokenizer"])
@@ -287,15 +300,3 @@ def all_rows_table(results: Results) -> Table:
         "results.csv holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),
     )
-
-
-def report_tables(results: Results) -> list[Table]:
-    """The tables of README.md, in reading order (index.html adds `all_rows_table`)."""
-    return [
-        tokens_per_sentence_table(results),
-        premium_table(results),
-        bytes_per_token_table(results),
-        throughput_table(results),
-        roundtrip_table(results),
-        tokenizer_table(results),
-    ]

@@ -1,0 +1,218 @@
+"""The figures that compare models: what each language costs on the production tokenizers, how
+evenly each tokenizer charges the languages (Gini), and what the training mix does to the
+premium and to the Gini. Same conventions as plots.py: each takes `Results`, returns a Figure
+(or None when there is nothing to draw).
+"""
+
+from __future__ import annotations
+
+from benchmark.adapters.families import family_name
+from benchmark.report.analysis import is_lossy, openai_pair, row_index
+from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, production_tokenizers, summaries
+from benchmark.report.naming import language_label, language_name, ordered_languages, reference_language
+from benchmark.report.style import new_figure, text_colour, tokenizer_colours
+from benchmark.results import Results
+
+DOT_PLOT_LANGUAGES = 24  # up to this many languages a dot per model; past it a heatmap
+MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "h", "<", ">", "p")
+
+
+def _heatmap(ax, results: Results, languages: list[str], columns: list[str], values, *, label: str,
+             xlabel: str, fmt: str = ".1f", cmap: str = "viridis_r") -> None:
+    """Languages down (sorted as given), `columns` across, `values[i][j]` in the cells."""
+    import numpy as np
+    import seaborn as sns
+
+    grid = np.array(values, dtype=float)
+    sns.heatmap(grid, ax=ax, cmap=cmap, mask=np.isnan(grid), annot=len(languages) <= 40, fmt=fmt,
+                annot_kws={"fontsize": 7}, cbar_kws={"label": label}, linewidths=0.3, linecolor="white")
+    ax.set_yticks(np.arange(len(languages)) + 0.5, [language_label(results, c) for c in languages], rotation=0,
+                  fontsize=7 if len(languages) > 40 else 9)
+    ax.set_xticks(np.arange(len(columns)) + 0.5, columns, rotation=45, ha="right", fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Language")
+
+
+def plot_production_cost(results: Results):
+    """Tokens per sentence on every production tokenizer, by language."""
+    tokenizers = production_tokenizers(results)
+    languages = ordered_languages(results)
+    if not tokenizers or not languages:
+        return None
+    index = row_index(results)
+
+    def value(tid: str, code: str) -> float:
+        row = index.get((tid, code))
+        return row.tokens_per_sentence if row is not None and row.ok and row.tokens_per_sentence else float("nan")
+
+    if len(languages) > DOT_PLOT_LANGUAGES:
+        import statistics
+
+        ranked = sorted(languages, key=lambda c: -statistics.median(
+            [v for t in tokenizers if (v := value(t, c)) == v] or [0]))
+        fig = new_figure(11, min(2 + 0.16 * len(ranked), 40))
+        ax = fig.add_subplot()
+        _heatmap(ax, results, ranked, tokenizers, [[value(t, c) for t in tokenizers] for c in ranked],
+                 label="Tokens per sentence (mean)", xlabel="Tokenizer")
+        ax.set_title("What the same sentences cost on today's models: tokens per sentence, dearest language first")
+        return fig
+    colours = tokenizer_colours(results)
+    fig = new_figure(11, 1.8 + 0.5 * len(languages))
+    ax = fig.add_subplot()
+    positions = {code: len(languages) - 1 - k for k, code in enumerate(languages)}  # the reference on top
+    for code in languages:
+        points = [v for t in tokenizers if (v := value(t, code)) == v]
+        if points:
+            ax.plot([min(points), max(points)], [positions[code]] * 2, color="0.8", linewidth=6,
+                    solid_capstyle="round", zorder=1)
+    # Tokenizers that count every language the same (one vocabulary shipped twice) share a marker.
+    same: dict[tuple, list[str]] = {}
+    for tid in tokenizers:
+        same.setdefault(tuple(round(value(tid, code), 2) for code in languages), []).append(tid)
+    for k, group in enumerate(same.values()):
+        xs = [value(group[0], code) for code in languages]
+        ys = [positions[code] for code in languages]
+        ax.scatter(xs, ys, s=60, marker=MARKERS[k % len(MARKERS)], color=colours[group[0]], edgecolors="white",
+                   linewidths=0.6, zorder=3, label=" = ".join(group))
+    ax.set_yticks(list(positions.values()), [language_label(results, code) for code in positions])
+    ax.set_xlabel("Tokens per sentence (mean; the same sentences in every language)")
+    ax.set_ylabel("Language")
+    ax.grid(axis="y", visible=False)
+    ax.legend(title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.set_title("What the same sentences cost on today's models: tokens per sentence, by language")
+    return fig
+
+
+def plot_fairness(results: Results):
+    """Each tokenizer's Gini over the languages, most even on top, with its interval."""
+    ranked = by_gini(results)
+    if len(ranked) < 2:
+        return None
+    colours = tokenizer_colours(results)
+    lossy = {row.tokenizer for row in results.rows if row.ok and is_lossy(row)}
+    fig = new_figure(11, 1.6 + 0.3 * len(ranked))
+    ax = fig.add_subplot()
+    ys = list(range(len(ranked)))[::-1]
+    for y, s in zip(ys, ranked):
+        bar = ax.barh(y, s.gini, color=colours.get(s.tokenizer, (0.5, 0.5, 0.5)), edgecolor="white", height=0.75)
+        if s.tokenizer in lossy:
+            bar[0].set_hatch("////")
+        if s.gini_ci_low is not None:
+            ax.errorbar(s.gini, y, xerr=[[s.gini - s.gini_ci_low], [s.gini_ci_high - s.gini]], fmt="none",
+                        ecolor="0.2", elinewidth=1, capsize=2)
+    ax.set_yticks(ys, [s.tokenizer for s in ranked], fontsize=8)
+    for label in ax.get_yticklabels():
+        label.set_color(text_colour(colours.get(label.get_text(), (0.3, 0.3, 0.3))))
+    ax.set_xlabel("Gini coefficient of the languages' token counts for the same sentences (0: every language "
+                  "costs the same)")
+    ax.set_ylabel("Tokenizer")
+    ax.set_xlim(left=0)
+    ax.grid(axis="y", visible=False)
+    ax.set_title(f"Fairness over {ranked[0].n_languages} languages: how evenly each tokenizer charges them "
+                 "(95% CI; hatched: text changed)")
+    return fig
+
+
+def plot_mix_premium(results: Results):
+    """The premium of each language under each training mix of our BPE at one size, with OpenAI's
+    two vocabularies as reference points."""
+    size = mix_size(results)
+    families = mix_families(results)
+    if size is None or len(families) < 2:
+        return None
+    reference = reference_language(results)
+    languages = [code for code in ordered_languages(results) if code != reference]
+    by_mix = mix_rows(results, size)
+    index = row_index(results)
+    pair = openai_pair(results) or ()
+    labels = [f"{family_name(f)}" for f in families]
+    if len(languages) > DOT_PLOT_LANGUAGES:
+        first = by_mix[families[0]]
+        ranked = sorted(languages, key=lambda c: -(first[c].premium or 0) if c in first else 0)
+        fig = new_figure(10, min(2 + 0.16 * len(ranked), 40))
+        ax = fig.add_subplot()
+        grid = [[by_mix[f][c].premium if c in by_mix[f] and by_mix[f][c].premium else float("nan") for f in families]
+                for c in ranked]
+        _heatmap(ax, results, ranked, labels, grid, label=f"Premium over {language_name(results, reference)}",
+                 xlabel=f"Training mix ({size:,} tokens)", fmt=".2f", cmap="rocket_r")
+        ax.set_title(f"Training mix against premium: our BPE at {size:,} tokens")
+        return fig
+    import numpy as np
+
+    colours = {f: tokenizer_colours(results)[by_mix[f][next(iter(by_mix[f]))].tokenizer] for f in families}
+    fig = new_figure(11, 5.2)
+    ax = fig.add_subplot()
+    width = 0.8 / len(families)
+    for i, family in enumerate(families):
+        xs = [j - 0.4 + width * (i + 0.5) for j in range(len(languages))]
+        heights = [by_mix[family][c].premium if c in by_mix[family] else np.nan for c in languages]
+        ax.bar(xs, heights, width=width * 0.92, color=colours[family], edgecolor="white", label=family_name(family))
+    for tid, marker in zip(pair, ("X", "*")):
+        ys = [index[(tid, c)].premium if (tid, c) in index and index[(tid, c)].ok else np.nan for c in languages]
+        ax.scatter(range(len(languages)), ys, marker=marker, s=110, color="0.15", zorder=4, label=tid,
+                   edgecolors="white", linewidths=0.6)
+    ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1)
+    ax.set_xticks(range(len(languages)), [language_label(results, c).replace(" (", "\n(") for c in languages])
+    ax.set_xlabel("Language")
+    ax.set_ylabel(f"Premium (tokens relative to {language_name(results, reference)}, x)")
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, title=f"Training mix ({size:,} tokens)")
+    ax.set_title(f"What the training mix does to the premium: our BPE at {size:,} tokens, OpenAI's as reference")
+    return fig
+
+
+def plot_gini_by_size(results: Results):
+    """The Gini against vocabulary size for each trained family, production tokenizers as lines."""
+    from matplotlib.lines import Line2D
+
+    by_family: dict[str, list[tuple[int, float, str]]] = {}
+    production = []
+    for s in summaries(results):
+        if s.gini is None:
+            continue
+        if s.tokenizer in production_tokenizers(results):
+            production.append(s)
+        elif s.family.startswith("bpe-") or s.family in ("hf-bpe", "sentencepiece-unigram", "hf-wordpiece"):
+            by_family.setdefault(s.family, []).append((s.vocab_size, s.gini, s.tokenizer))
+    curves = {f: sorted(points) for f, points in by_family.items() if len(points) >= 2}
+    if not curves:
+        return None
+    colours = tokenizer_colours(results)
+    fig = new_figure(11, 5.0)
+    ax = fig.add_subplot()
+    handles = []
+    order = [f for f in mix_families(results) if f in curves] + sorted(set(curves) - set(mix_families(results)))
+    for family in order:
+        points = curves[family]
+        colour = colours[points[-1][2]]
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", color=colour, linewidth=2 if
+                family.startswith("bpe-") else 1.2, linestyle="-" if family.startswith("bpe-") else ":")
+        handles.append(Line2D([], [], color=colour, marker="o", label=family_name(family)))
+    # Tokenizers with the same Gini to three places share a line and a label; labels are spread
+    # apart so that close lines stay readable.
+    lines: dict[float, list] = {}
+    for s in production:
+        lines.setdefault(round(s.gini, 3), []).append(s)
+    ax.set_ylim(bottom=0)
+    top = max([g for g in lines] + [p[1] for points in curves.values() for p in points]) * 1.08
+    ax.set_ylim(0, top)
+    gap = top * 0.035
+    placed: list[float] = []
+    for gini in sorted(lines):
+        group = lines[gini]
+        colour = colours.get(group[0].tokenizer, (0.5, 0.5, 0.5))
+        ax.axhline(gini, color=colour, linewidth=0.8, linestyle="--")
+        y = max(gini, placed[-1] + gap) if placed else gini
+        placed.append(y)
+        ax.annotate(", ".join(s.tokenizer for s in group), (1.0, y), xycoords=("axes fraction", "data"),
+                    xytext=(4, 0), textcoords="offset points", va="center", fontsize=7, color=text_colour(colour))
+    sizes = sorted({p[0] for points in curves.values() for p in points})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [f"{size:,}" for size in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel("Vocabulary size (tokens, log scale)")
+    ax.set_ylabel("Gini of the languages' token counts")
+    ax.legend(handles=handles, title="Trained family", loc="upper center", bbox_to_anchor=(0.5, -0.14),
+              ncol=min(len(handles), 4), frameon=False)
+    ax.set_title("Fairness against vocabulary size: the Gini per training mix (dashed: production tokenizers)")
+    return fig

@@ -1,0 +1,171 @@
+"""The tables that compare models: what each language costs on the production tokenizers, the
+cheapest model per language, the training mixes, the fairness summary, vocabulary health, and the
+word and character figures. Built on tables.py's grid (`pivot`) and the figures of compare.py.
+"""
+
+from __future__ import annotations
+
+from benchmark.adapters.families import family_name
+from benchmark.report.analysis import headline_tokenizers, is_lossy, lossy_lines
+from benchmark.report.compare import (
+    by_gini,
+    cheapest_models,
+    mix_families,
+    mix_rows,
+    mix_size,
+    production_tokenizers,
+    summaries,
+)
+from benchmark.report.naming import (
+    LOSSY_MARK,
+    fmt_int,
+    fmt_one_decimal,
+    fmt_rate_percent,
+    fmt_ratio,
+    language_label,
+    ordered_languages,
+    reference_language,
+)
+from benchmark.report.tables import Table, column_text, measured_frame, pivot, premium_table, tokens_per_sentence_table
+from benchmark.results import Results
+
+
+def production_cost_table(results: Results) -> Table:
+    return tokens_per_sentence_table(
+        results, production_tokenizers(results), key="production_cost",
+        title="What each language costs on today's models: tokens per sentence")
+
+
+def production_premium_table(results: Results) -> Table:
+    reference = reference_language(results)
+    name = results.record.language_names.get(reference, reference)
+    return premium_table(results, production_tokenizers(results), key="production_premium",
+                         title=f"The premium over {name} on today's models (95% CI)")
+
+
+def cheapest_table(results: Results) -> Table:
+    """Per language: the production tokenizer(s) with the fewest tokens, the one with the most,
+    and how many times more the dearest costs."""
+    rows = []
+    for cost in cheapest_models(results):
+        rows.append((language_label(results, cost.language),
+                     ", ".join(row.tokenizer for row in cost.cheapest),
+                     fmt_one_decimal(cost.cheapest[0].tokens_per_sentence),
+                     cost.dearest.tokenizer, fmt_one_decimal(cost.dearest.tokens_per_sentence),
+                     f"{cost.spread:.2f}x"))
+    return Table("cheapest_models", "The cheapest model per language",
+                 ("language", "fewest tokens", "tokens / sentence", "most tokens", "tokens / sentence",
+                  "most / fewest"), tuple(rows),
+                 note="Among the production tokenizers that give every sentence back (99% or more); models whose "
+                 "figures round to the same tenth are named together.",
+                 numeric=(False, False, True, False, True, True))
+
+
+def _interval(value: float | None, low: float | None, high: float | None, digits: int = 3) -> str:
+    if value is None:
+        return ""
+    if low is None or high is None:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
+
+
+def fairness_table(results: Results) -> Table:
+    """The tokenizers ranked by how evenly they charge the languages for the same content."""
+    index = {(row.tokenizer, row.language): row for row in results.rows}
+    lossy = {tid for (tid, _), row in index.items() if row.ok and is_lossy(row)}
+    rows = []
+    for s in by_gini(results):
+        mark = f" {LOSSY_MARK}" if s.tokenizer in lossy else ""
+        worst = (f"{s.worst_to_best:.2f}x ({language_label(results, s.worst_language)} / "
+                 f"{language_label(results, s.best_language)})" if s.worst_to_best is not None else "")
+        rows.append((s.tokenizer, family_name(s.family), _interval(s.gini, s.gini_ci_low, s.gini_ci_high) + mark,
+                     worst, _interval(s.mean_premium, s.mean_premium_ci_low, s.mean_premium_ci_high, 2),
+                     fmt_ratio(s.renyi_efficiency)))
+    return Table("fairness", "Fairness: how evenly each tokenizer charges the languages for the same content",
+                 ("tokenizer", "family", "Gini (95% CI)", "most / fewest tokens", "mean premium (95% CI)",
+                  "Rényi efficiency"), tuple(rows),
+                 note="Gini of the languages' token counts for the same sentences: 0 when every language costs the "
+                 "same, larger the more unequal; most / fewest: the dearest language's tokens over the cheapest's; "
+                 "mean premium: over the languages other than the reference. Intervals: 95% bootstrap over sentences "
+                 "(the premium's resamples). Rényi efficiency: the Rényi entropy (alpha 2.5) of the tokenizer's token "
+                 "distribution on all the measured text over log2 of its vocabulary size. Most even first."
+                 + (f" {LOSSY_MARK}: the tokenizer changes some text, so its counts are of changed text."
+                    if any(LOSSY_MARK in row[2] for row in rows) else ""),
+                 numeric=(False, False, True, True, True, True))
+
+
+def vocabulary_table(results: Results) -> Table:
+    """Vocabulary health: entries that cannot be text on their own, and entries unreachable."""
+    rows = []
+    for s in summaries(results):
+        if s.n_entries_checked is None and s.n_partial_char_entries is None:
+            continue
+        rows.append((s.tokenizer, fmt_int(s.vocab_size), fmt_int(s.n_partial_char_entries),
+                     fmt_int(s.n_entries_checked), fmt_int(s.n_unreachable),
+                     "; ".join(s.unreachable_examples[:3])))
+    return Table("vocabulary", "Vocabulary health: partial-character and unreachable entries",
+                 ("tokenizer", "vocab size", "partial-character entries", "entries checked", "unreachable",
+                  "examples (id, text -> what it encodes to)"), tuple(rows),
+                 note="Partial-character entries: tokens whose bytes are not valid UTF-8 on their own (part of a "
+                 "character); they only ever occur inside text, which is what people often count as 'unreachable'. "
+                 "Unreachable: entries whose own text, encoded, does not give back exactly that token; every entry "
+                 "that can stand alone is checked.",
+                 numeric=(False, True, True, True, True, False))
+
+
+def mix_table(results: Results) -> Table | None:
+    """Each language's premium under each training mix at one size, beside the production ones."""
+    size = mix_size(results)
+    if size is None or len(mix_families(results)) < 2:
+        return None
+    by_mix = mix_rows(results, size)
+    languages = [code for code in ordered_languages(results) if code != reference_language(results)]
+    rows = []
+    for family in mix_families(results):
+        line = by_mix[family]
+        rows.append((f"{family_name(family)} ({size:,})",
+                     *(fmt_ratio(line[code].premium) if code in line else "" for code in languages),
+                     fmt_int(sum(row.n_tokens for row in line.values()))))
+    for tid in production_tokenizers(results):
+        found = {row.language: row for row in results.rows if row.tokenizer == tid and row.ok}
+        if all(code in found for code in languages):
+            rows.append((tid, *(fmt_ratio(found[code].premium) for code in languages),
+                         fmt_int(sum(row.n_tokens for row in found.values()))))
+    reference = reference_language(results)
+    name = results.record.language_names.get(reference, reference)
+    return Table("mixes", f"Training mixes: the premium over {name} of our BPE trained in each mix",
+                 ("tokenizer", *(language_label(results, code) for code in languages), "tokens, all languages"),
+                 tuple(rows),
+                 note=f"Our BPE at {size:,} tokens, trained on the same dev text in each mix (a weight multiplies a "
+                 "language's pre-token counts, the same as repeating its text), then the production tokenizers as "
+                 "reference points. The last column is the price in compression: every language's tokens together.",
+                 numeric=(False,) + (True,) * (len(languages) + 1))
+
+
+def word_tables(results: Results) -> list[Table]:
+    """Fertility, continued words and partial-character tokens for the main and production
+    tokenizers (every tokenizer is in the table of all measurements)."""
+    frame = measured_frame(results)
+    shown = list(dict.fromkeys(production_tokenizers(results) + headline_tokenizers(results)))
+    segmenters = results.record.settings.words.segmenters
+    blank = [code for code in ordered_languages(results)
+             if code in segmenters and segmenters[code].segmenter == "none"]
+    why = ""
+    if blank:
+        why = (" Blank: no word segmenter for " + ", ".join(language_label(results, c) for c in blank) +
+               " (see the run record's settings.words).")
+    if frame["fertility"].isna().all():
+        return []
+    return [
+        pivot(results, frame, "fertility", "Fertility: tokens per word", column_text(frame, fmt_ratio, "fertility"),
+              note="Tokens per word of the measured text; words come from Unicode word boundaries (UAX #29), or a "
+              "dictionary segmenter where a language is written without spaces (Japanese: MeCab with UniDic)."
+              + why, lossy=lossy_lines(frame), tokenizers=shown),
+        pivot(results, frame, "continued_words", "Continued words: share of words split into two or more tokens",
+              column_text(frame, fmt_rate_percent, "continued_word_rate"),
+              note="The rest are kept whole (one token, which may carry a leading space)." + why, tokenizers=shown),
+        pivot(results, frame, "partial_chars", "Partial-character tokens: share of tokens that are part of a character",
+              column_text(frame, fmt_rate_percent, "partial_char_rate"),
+              note="Tokens whose bytes are not valid UTF-8 on their own: the byte-level twin of the unknown-token "
+              "rate. Blank: the tokenizer cannot split a character.", tokenizers=shown),
+    ]
