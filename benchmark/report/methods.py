@@ -66,6 +66,7 @@ def methods_paragraph(results: Results) -> str:
         of_languages = f", in {join_words(names)}" if names else ""
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
+    text += _mixes(results) + _words_and_fairness(results)
     if not any(row.family == "hf-wordpiece" for row in results.rows):
         return text + f"Only the timing columns ({_timing_columns(results)}) change between runs."
     return text + (
@@ -74,6 +75,40 @@ def methods_paragraph(results: Results) -> str:
         "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
         "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
+
+
+def _mixes(results: Results) -> str:
+    """Our BPE's training mixes as the run applied them, from the run record."""
+    mixes = results.record.settings.train_mixes
+    if not mixes:
+        return ""
+    reference = reference_language(results)
+    parts = []
+    for name, mix in mixes.items():
+        share = mix.byte_shares.get(reference)
+        of_bytes = f", {language_label(results, reference)} {share:.0%} of the bytes" if share is not None else ""
+        parts.append(f"{name} ({mix.description}{of_bytes})")
+    return (f"Our BPE is trained in {len(mixes)} mixes of the same text: {'; '.join(parts)}. A mix weights a "
+            "language's pre-token counts by an integer (the same as repeating its text, not more distinct text); "
+            "parity-aware training takes, at each merge, the language whose training text is then worst "
+            "compressed and merges its most frequent pair (Foroutan et al. 2025; docs/bpe.md). ")
+
+
+def _words_and_fairness(results: Results) -> str:
+    """How words were found and what the fairness figures are over, from the run record."""
+    settings = results.record.settings
+    text = ""
+    segmenters = settings.words.segmenters
+    if segmenters:
+        by_segmenter: dict[str, list[str]] = {}
+        for code, entry in segmenters.items():
+            by_segmenter.setdefault(entry.segmenter, []).append(language_label(results, code))
+        used = "; ".join(f"{segmenter} for {join_words(names)}" for segmenter, names in by_segmenter.items())
+        text += (f"Words (for fertility, whole and continued words) are {settings.words.word}: {used}; "
+                 f"{settings.words.alignment}. ")
+    if settings.distribution.fairness:
+        text += f"The fairness figures are taken {settings.distribution.fairness}. "
+    return text
 
 
 def _timing_columns(results: Results) -> str:
