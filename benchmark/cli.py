@@ -248,12 +248,15 @@ def _add_speed_parser(verbs) -> None:
                        help="with --parity: train both on this mix (e.g. english-heavy; default balanced)")
     speed.add_argument("--jobs", type=argtypes.positive_int, default=instructions.INSTRUCTION_JOBS, metavar="N",
                        help="valgrind runs at a time with --instructions (default %(default)s)")
+    speed.add_argument("--workers", type=argtypes.positive_int, default=1, metavar="N",
+                       help="the training figure: our pre-token counting in N processes, HF on N threads "
+                            "(default 1: one core each)")
     speed.set_defaults(handler=lambda a: run_speed(SpeedOptions(
         check=a.check, update_baseline=a.update_baseline, baseline=a.baseline, tolerance=a.tolerance,
         figure_tolerance=a.figure_tolerance, repeats=a.repeats, languages=tuple(a.languages),
         corpus_dir=a.corpus_dir, max_lines=a.max_lines, clock=a.clock, ratios_only=a.ratios_only,
         training=a.training, instructions=a.instructions, parity=a.parity, train_mix=a.train_mix,
-        vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs)))
+        vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs, workers=a.workers)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

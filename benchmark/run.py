@@ -106,6 +106,7 @@ def _pretoken_counts(plan: Plan, cache: TrainingCache, executor: Executor) -> di
     slice of a language and added up per language (addition of counts does not depend on their
     order, so the merges equal the serial trainer's); None when every mix is cached."""
     from benchmark.adapters import inhouse
+    from benchmark.bpe.train import add_counts
 
     needed = [f for f in plan.families if f.mix is not None and f.sizes_in(plan.tokenizer_ids)
               and (not cache.enabled or not inhouse.is_cached(plan.training, f.mix, f.sizes_in(plan.tokenizer_ids), cache))]
@@ -113,16 +114,11 @@ def _pretoken_counts(plan: Plan, cache: TrainingCache, executor: Executor) -> di
         return None
     slices = [{code: lines[start:start + TASK_LINES]} for code, lines in plan.training.lines.items()
               for start in range(0, len(lines), TASK_LINES)]
-    counts: dict[str, dict[bytes, int]] = {}
+    parts: dict[str, list[dict[bytes, int]]] = {}
     for part in executor.map(inhouse.count_pretokens_by_language, slices):
         for code, table in part.items():
-            if code not in counts:
-                counts[code] = table
-                continue
-            added = counts[code]
-            for data, n in table.items():
-                added[data] = added.get(data, 0) + n
-    return counts
+            parts.setdefault(code, []).append(table)
+    return {code: add_counts(tables) for code, tables in parts.items()}
 
 
 def _load_files(config: RunConfig, progress: Progress) -> dict[str, Adapter]:

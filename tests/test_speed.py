@@ -285,11 +285,31 @@ def test_training_figure_trains_on_the_dev_split_that_the_corpus_reader_gives():
                            repeats=1)
     assert run_speed(options, out=out) == 0
     text = out.getvalue()
-    assert text.startswith("## Training on the 2 dev files against HuggingFace `tokenizers` (median of 1)")
+    assert text.startswith("## Training on the 2 dev files against HuggingFace `tokenizers` (median of 1; one core "
+                           "each)")
     assert "\n40 lines, " in text  # 20 dev lines of each language, as load_texts reads them
     (size_row,) = [line for line in text.splitlines() if line.startswith("| 300 |")]
     assert size_row.endswith("| 300 |")  # ours reached the size asked for
     assert "ours / tiktoken" not in text  # the training figure alone, no ratios
+
+
+def test_sharded_pre_token_counts_equal_the_serial_ones_and_train_the_same_merges():
+    from benchmark.bpe.train import count_pretokens, train_merges
+    from benchmark.speed.training import SHARD_LINES, count_sharded
+
+    corpus, _ = load_texts(["eng", "jpn", "kor"], max_lines=400)
+    texts = [line for texts in corpus for line in texts.dev] * (SHARD_LINES // 1200 + 1)
+    assert len(texts) > SHARD_LINES  # more than one shard
+    serial = count_pretokens(texts, "cl100k")
+    sharded = count_sharded(texts, 2)
+    assert sharded == serial
+    assert train_merges(sharded, 300)[0] == train_merges(serial, 300)[0]
+
+
+def test_languages_are_resolved_as_the_run_resolves_them():
+    corpus, identity = load_texts(["ENG", "ja"], max_lines=2)
+    assert [texts.language for texts in corpus] == ["eng_Latn", "jpn_Jpan"]
+    assert identity["languages"] == ["eng_Latn", "jpn_Jpan"]
 
 
 # ---------------------------------------------------------------- instruction counts

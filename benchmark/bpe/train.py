@@ -61,7 +61,20 @@ from benchmark.bpe.progress import Clock
 if TYPE_CHECKING:
     import regex
 
-__all__ = ["count_pretokens", "train_merges"]
+__all__ = ["add_counts", "count_pretokens", "train_merges"]
+
+
+def add_counts(parts: Iterable[dict[bytes, int]]) -> dict[bytes, int]:
+    """Pre-token counts of shards added up: the same table whatever the shards and their order
+    (a sum does not depend on them), so training on it gives the serial trainer's merges."""
+    total: dict[bytes, int] = {}
+    for part in parts:
+        if not total:
+            total = dict(part)
+            continue
+        for data, n in part.items():
+            total[data] = total.get(data, 0) + n
+    return total
 
 
 def count_pretokens(texts: Iterable[str], pattern: str | regex.Pattern[str] | None) -> dict[bytes, int]:

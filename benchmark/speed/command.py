@@ -36,7 +36,13 @@ from benchmark.speed.markdown import (
 from benchmark.speed.ratios import (
     CLOCKS, DEFAULT_CLOCK, ENCODING, SPEED_REPEATS, Engine, LanguageTexts, RatioRow, load_texts, measure_ratios,
 )
-from benchmark.speed.training import TRAINING_REPEATS, TRAINING_VOCAB_SIZES, compare_training, dev_texts
+from benchmark.speed.training import (
+    TRAINING_REPEATS,
+    TRAINING_VOCAB_SIZES,
+    compare_training,
+    dev_texts,
+    set_hf_threads,
+)
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,7 @@ class SpeedOptions:
     train_mix: str | None = None  # the parity figure's training mix (None: balanced)
     vocab_sizes: tuple[int, ...] = TRAINING_VOCAB_SIZES  # of the training figure
     jobs: int = INSTRUCTION_JOBS  # valgrind runs at a time, for `instructions`
+    workers: int = 1  # the training figure: our pre-token counting processes, HF's threads
 
     def __post_init__(self) -> None:
         if self.check and self.update_baseline:
@@ -90,7 +97,8 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
         _print_instructions(options, [texts.language for texts in corpus], out)
         return 0
     if options.training:
-        _print_training(corpus, options.vocab_sizes, options.repeats or TRAINING_REPEATS, out, heading="##")
+        _print_training(corpus, options.vocab_sizes, options.repeats or TRAINING_REPEATS, out, heading="##",
+                        workers=options.workers)
         return 0
     if options.parity:
         from benchmark.mixes import parse_mix
@@ -134,7 +142,7 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
           f"first {TEXTBOOK_LINES} devtest lines)\n", file=out)
     print(format_textbook(textbook), file=out)
     print(file=out)
-    _print_training(corpus, options.vocab_sizes, TRAINING_REPEATS, out, heading="###")
+    _print_training(corpus, options.vocab_sizes, TRAINING_REPEATS, out, heading="###", workers=options.workers)
     return status
 
 
@@ -169,13 +177,16 @@ def _judge(rows: Sequence[RatioRow], baseline: Baseline, options: SpeedOptions, 
 
 
 def _print_training(corpus: Sequence[LanguageTexts], vocab_sizes: Sequence[int], repeats: int, out: TextIO,
-                    *, heading: str) -> None:
+                    *, heading: str, workers: int = 1) -> None:
+    set_hf_threads(workers)
     texts = dev_texts(corpus)
     n_bytes = sum(len(text.encode("utf-8")) for text in texts)
+    cores = ("one core each" if workers == 1 else
+             f"ours counting pre-tokens in {workers} processes, HF on {workers} threads")
     print(f"{heading} Training on the {len(corpus)} dev files against HuggingFace `tokenizers` "
-          f"(median of {repeats})\n", file=out)
+          f"(median of {repeats}; {cores})\n", file=out)
     print(f"{len(texts)} lines, {n_bytes / 1e6:.2f} MB\n", file=out)
-    print(format_training(compare_training(texts, vocab_sizes, repeats=repeats)), file=out)
+    print(format_training(compare_training(texts, vocab_sizes, repeats=repeats, workers=workers)), file=out)
 
 
 def _print_instructions(options: SpeedOptions, languages: Sequence[str], out: TextIO) -> None:

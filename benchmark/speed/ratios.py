@@ -37,7 +37,14 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from benchmark import metrics
-from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, load_corpus
+from benchmark.corpora import (
+    BUNDLED_CORPUS_DIR,
+    FLORES_LANGUAGES,
+    language_name,
+    list_corpus_languages,
+    load_corpus,
+    resolve_codes,
+)
 from benchmark.errors import BenchmarkError
 from benchmark.timing import measure_throughput
 
@@ -73,7 +80,10 @@ def load_texts(
 
     Read by `benchmark.corpora` (strict UTF-8, aligned lines, and the pinned SHA-256 sums when
     `corpus_dir` is the bundled corpus), so the timed text is the text the harness measures."""
-    corpus = load_corpus(Path(corpus_dir), languages)
+    # Codes as the run takes them: `hin` is hin_Deva, `all` every language of the corpus.
+    codes = resolve_codes(languages, list_corpus_languages(Path(corpus_dir)), where=str(corpus_dir),
+                          name_of=language_name)
+    corpus = load_corpus(Path(corpus_dir), codes)
     if "dev" not in corpus.splits or "devtest" not in corpus.splits:
         raise BenchmarkError(f"{corpus_dir}: needs dev/ and devtest/ (a FLORES-200 layout) for the speed figures")
     texts = [LanguageTexts(code, corpus.lines("dev", code)[:max_lines], corpus.lines("devtest", code)[:max_lines])

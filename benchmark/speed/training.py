@@ -6,6 +6,10 @@ two so that machine noise hits both alike, and keeps the median of the repeats. 
 measured in a separate, untimed run under `tracemalloc` (it slows Python code down, so it never
 overlaps a timed run): it is the peak of Python allocations during training, in MiB.
 
+With `workers` above 1, ours counts its pre-tokens in that many worker processes
+(`benchmark.executors`, shards added up by `add_counts`, the merges unchanged) and HF trains on as
+many rayon threads; with 1 (the default), both use one core.
+
 The texts are the dev split of the speed figures' languages (`ratios.load_texts`, read through
 `benchmark.corpora`); the six bundled FLORES-200 dev files are about 1 MB. `tokenizers` is
 imported only when HF is timed, and `regex` (through our trainer) only when ours is.
@@ -23,6 +27,14 @@ from benchmark.speed.ratios import LanguageTexts
 
 TRAINING_VOCAB_SIZES = (4096, 16384)
 TRAINING_REPEATS = 3
+SHARD_LINES = 20_000  # lines per pre-token counting task with workers
+
+
+def set_hf_threads(workers: int) -> None:
+    """HF's trainer threads; before `tokenizers` is first used (rayon reads it once)."""
+    import os
+
+    os.environ["RAYON_NUM_THREADS"] = str(workers)
 
 
 def dev_texts(corpus: Sequence[LanguageTexts]) -> list[str]:
@@ -30,14 +42,27 @@ def dev_texts(corpus: Sequence[LanguageTexts]) -> list[str]:
     return [text for texts in corpus for text in texts.dev]
 
 
-def train_ours(texts: Sequence[str], vocab_size: int) -> dict:
+def count_sharded(texts: Sequence[str], workers: int) -> dict[bytes, int]:
+    """Our pre-token counts, counted in `workers` processes, shard by shard, and added up."""
+    from functools import partial
+
+    from benchmark.bpe.patterns import PATTERNS
+    from benchmark.bpe.train import add_counts, count_pretokens
+    from benchmark.executors import ProcessExecutor
+
+    shards = [list(texts[start:start + SHARD_LINES]) for start in range(0, len(texts), SHARD_LINES)]
+    with ProcessExecutor(workers) as executor:
+        return add_counts(executor.map(partial(count_pretokens, pattern=PATTERNS["cl100k"]), shards))
+
+
+def train_ours(texts: Sequence[str], vocab_size: int, workers: int = 1) -> dict:
     """One full training run of ours: seconds for each half and the actual vocabulary size."""
     from benchmark.bpe.patterns import PATTERNS, compile_pattern
     from benchmark.bpe.train import count_pretokens, train_merges
 
     pattern = compile_pattern(PATTERNS["cl100k"])
     start = time.perf_counter()
-    counts = count_pretokens(texts, pattern)
+    counts = count_pretokens(texts, pattern) if workers == 1 else count_sharded(texts, workers)
     counted = time.perf_counter()
     merges, _ = train_merges(counts, vocab_size - 256)
     end = time.perf_counter()
@@ -102,13 +127,14 @@ class TrainingRow:
 
 
 def compare_training(texts: Sequence[str], vocab_sizes: Sequence[int] = TRAINING_VOCAB_SIZES, *,
-                     repeats: int = TRAINING_REPEATS) -> list[TrainingRow]:
-    """Time ours and HF's training for each vocabulary size, alternating; one row per size."""
+                     repeats: int = TRAINING_REPEATS, workers: int = 1) -> list[TrainingRow]:
+    """Time ours and HF's training for each vocabulary size, alternating; one row per size. HF's
+    threads must have been set (`set_hf_threads`) before `tokenizers` was first used."""
     rows = []
     for vocab_size in vocab_sizes:
         ours_runs, hf_runs = [], []
         for _ in range(repeats):
-            ours_runs.append(train_ours(texts, vocab_size))
+            ours_runs.append(train_ours(texts, vocab_size, workers))
             hf_runs.append(train_hf(texts, vocab_size))
         rows.append(TrainingRow(
             vocab_size=vocab_size,
