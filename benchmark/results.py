@@ -57,7 +57,7 @@ _FIELD_TYPES = {"str": str, "int": int, "int | None": (int, type(None)), "float 
 class ResultRow:
     """One tokenizer on one language. Float fields are None when not applicable or not measured."""
 
-    tokenizer: str  # the tokenizer's id, e.g. "bpe/cl100k-4096", "tiktoken/o200k_base"
+    tokenizer: str  # the tokenizer's id, e.g. "bpe/balanced-4096", "tiktoken/o200k_base"
     family: str  # e.g. "bpe", "tiktoken", "sentencepiece-unigram", "hf-wordpiece", "hf-bpe"
     vocab_size: int
     language: str  # the corpus code, e.g. "jpn_Jpan"

@@ -7,7 +7,7 @@
   `[UNK]` for a word it cannot spell, `##` continuation pieces. Its decoder joins words with
   spaces, so `decode(encode(s)) != s` wherever punctuation touches a word: that is the documented
   exception to the round-trip rule, and the reason WordPiece's round-trip rate is low.
-- Byte-level BPE uses the same pre-tokenisation as our `bpe/cl100k-*` (the cl100k regex, then
+- Byte-level BPE uses the same pre-tokenisation as our `bpe/<mix>-*` (the cl100k regex, then
   GPT-2's byte-to-character map) and the same `min_frequency=2`, so it is the reference our
   trainer should match in compression.
 

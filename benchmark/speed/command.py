@@ -138,7 +138,7 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
     print(f"\n### Scaling on `\"a\" * n` (ours, cold cache, median of {SCALING_REPEATS})\n", file=out)
     print(format_scaling(measure_scaling()), file=out)
     textbook = measure_textbook(corpus)
-    print(f"\n### Against the textbook encoder (bpe/cl100k-{TEXTBOOK_VOCAB_SIZE} trained on dev; "
+    print(f"\n### Against the textbook encoder (our BPE at {TEXTBOOK_VOCAB_SIZE:,} tokens trained on dev; "
           f"first {TEXTBOOK_LINES} devtest lines)\n", file=out)
     print(format_textbook(textbook), file=out)
     print(file=out)
