@@ -18,34 +18,11 @@ from tokenizers import Tokenizer
 from benchmark.bpe import PATTERNS, ByteLevelBPE
 from benchmark.bpe.export import byte_alphabet
 
+from adversarial_texts import ADVERSARIAL
+
 FLORES = Path(__file__).resolve().parents[1] / "corpora" / "flores200"
 LANGUAGES = ["eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn"]
 
-ADVERSARIAL = [
-    "",
-    " ",
-    "\n",
-    "\r\n\r\n  \r\n",
-    "\x00\x00 a\x00b",
-    "👩‍👩‍👧‍👦 family, 🏳️‍🌈 flag, 👍🏽 thumbs",
-    "e\u0301 combining: a\u0308\u0323 ñ n\u0303",
-    "中文字符和日本語のひらがなとカタカナ、한국어 음절",
-    "mixed Latin кириллица 漢字 한글 العربية עברית हिन्दी",
-    "1234567890123456789012345678901234567890",
-    "3.14159e-10 1,000,000 0x1F 007",
-    "def f(x):\n    if x:\n        return x  # comment\n\treturn None\n",
-    "    leading and trailing spaces    ",
-    "x  \ny \n\n z\t \n",
-    "it's they're we've I'd you'll IT'S THEY'RE",
-    "a" * 10_000,
-    " " * 5_000 + "x",
-    "\ufeffBOM and \u200b zero width \u2028 line sep \u3000 ideographic space \xa0 nbsp",
-    "x" + "\u0300" * 500,
-    "🙂" * 300,
-    "日本" * 2_000,
-    # Letters of Unicode 16 and 17: the engines' tables must agree on them.
-    "\U00018d80/A \ua7ce1 \u0558x \U0003d000 \U00010d4a",
-]
 
 
 def lines(language: str, split: str) -> list[str]:
@@ -83,7 +60,11 @@ def test_every_devtest_line_and_the_whole_text(dev_model, dev_hf, language):
     assert hf_ids(dev_hf, whole) == dev_model.encode(whole)
 
 
-@pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
+# HF finds added tokens in any text, so a special token's string is left to the test of specials.
+ORDINARY = [text for text in ADVERSARIAL if "<|endoftext|>" not in text]
+
+
+@pytest.mark.parametrize("text", ORDINARY, ids=range(len(ORDINARY)))
 def test_adversarial_strings(dev_model, dev_hf, text):
     ids = hf_ids(dev_hf, text)
     assert ids == dev_model.encode(text)
@@ -108,7 +89,7 @@ def test_every_named_pattern_gives_our_ids(tmp_path, pattern):
     model = ByteLevelBPE.train([text for language in LANGUAGES for text in lines(language, "dev")[:150]], 1500,
                                pattern=pattern)
     tokenizer = exported(model, tmp_path / "tokenizer.json")
-    for text in ADVERSARIAL + [text for language in LANGUAGES for text in lines(language, "devtest")[:60]]:
+    for text in ORDINARY + [text for language in LANGUAGES for text in lines(language, "devtest")[:60]]:
         assert hf_ids(tokenizer, text) == model.encode(text), text
 
 

@@ -20,34 +20,12 @@ from benchmark.bpe.encode import merge_parts, merge_piece
 from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import PATTERNS
 
+from adversarial_texts import ADVERSARIAL
+
 FLORES = Path(__file__).resolve().parents[1] / "corpora" / "flores200"
 LANGUAGES = ["eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn"]
 ENCODINGS = ["cl100k_base", "o200k_base"]
 
-ADVERSARIAL = [
-    "",
-    " ",
-    "\n",
-    "\r\n\r\n  \r\n",
-    "\x00\x00 a\x00b",
-    "👩‍👩‍👧‍👦 family, 🏳️‍🌈 flag, 👍🏽 thumbs",
-    "e\u0301 combining: a\u0308\u0323 ñ n\u0303",
-    "中文字符和日本語のひらがなとカタカナ、한국어 음절",
-    "mixed Latin кириллица 漢字 한글 العربية עברית हिन्दी",
-    "1234567890123456789012345678901234567890",
-    "3.14159e-10 1,000,000 0x1F 007",
-    "def f(x):\n    if x:\n        return x  # comment\n\treturn None\n",
-    "    leading and trailing spaces    ",
-    "it's they're we've I'd you'll IT'S THEY'RE",
-    "a" * 10_000,
-    " " * 5_000 + "x",
-    "\t\t\t\n\n\n   \r\r",
-    "<|endoftext|> is ordinary text here",
-    "\ufeffBOM and \u200b zero width \u2028 line sep",
-    "x" + "\u0300" * 500,
-    "🙂" * 300,
-    "日本" * 2_000,
-]
 
 
 @pytest.fixture(scope="module", params=ENCODINGS)
