@@ -16,7 +16,7 @@ from typing import Sequence
 
 from benchmark import metrics
 from benchmark.adapters import Adapter, Skipped
-from benchmark.corpora import BUNDLED_CORPUS_DIR, language_name
+from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.executors import Executor
 from benchmark.measure import choose_example_line
 from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, TIMED_BYTES, TIMED_SENTENCES, Plan, RunConfig, display_path
@@ -116,6 +116,8 @@ def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | S
         example_sentences=example_sentences,
         # The training languages too: the report names them, and some are not measured.
         language_names={code: language_name(code) for code in (*plan.languages, *plan.train_languages)},
+        language_scripts={code: script for code in plan.languages if (script := script_of(code))},
+        right_to_left=tuple(code for code in plan.languages if is_right_to_left(code)),
     )
 
 

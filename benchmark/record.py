@@ -198,6 +198,10 @@ class RunRecord:
     examples: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     example_sentences: dict[str, str] = field(default_factory=dict)  # language -> sentence
     language_names: dict[str, str] = field(default_factory=dict)  # "jpn_Jpan" -> "Japanese"
+    # Each measured language's ISO 15924 script ("heb_Hebr" -> "Hebr"; absent for a code without
+    # one) and those written right to left, so a report sets the text's direction and language.
+    language_scripts: dict[str, str] = field(default_factory=dict)
+    right_to_left: tuple[str, ...] = ()
     phase_seconds: dict[str, float] = field(default_factory=dict)  # wall seconds of each phase of the run
 
     def to_dict(self) -> dict[str, Any]:

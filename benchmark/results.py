@@ -35,8 +35,9 @@ from benchmark.record import RecordError, RunRecord, from_plain
 #      when a field has the wrong type; it gains the timed sample, where counting ran, the
 #      training mixes, the phases' seconds, each production tokenizer's `source` (package,
 #      version, file and SHA-256 of its vocabulary file), the word and distribution columns
-#      (ADDED_ROW_FIELDS), "summaries" (one `TokenizerSummary` per tokenizer), settings.words and
-#      settings.distribution. Versions 1 and 2 are read, their unknown record keys dropped; files
+#      (ADDED_ROW_FIELDS), "summaries" (one `TokenizerSummary` per tokenizer), settings.words,
+#      settings.distribution, and each language's script and the right-to-left ones
+#      (language_scripts, right_to_left). Versions 1 and 2 are read, their unknown record keys dropped; files
 #      written while format 3 was being made read what they lack as None, empty or blank.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 3

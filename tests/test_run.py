@@ -115,3 +115,17 @@ def test_a_tokenizer_that_raises_on_a_language_is_a_failed_row_and_the_run_goes_
     assert rows["tiktoken/o200k_base", "eng"].ok and rows["tiktoken/o200k_base", "eng"].premium == 1.0
     assert all(rows["tiktoken/cl100k_base", code].ok for code in ("eng", "jpn", "spa"))
     assert run_module.n_failed_tokenizers(results) == 1
+
+
+def test_the_record_gives_each_languages_script_and_the_right_to_left_ones(tmp_path):
+    config = RunConfig(languages=("eng_Latn", "heb_Hebr", "ydd_Hebr", "arb_Arab", "zho_Hans"), max_sentences=5,
+                       tokenizers=("tiktoken/cl100k_base",), repeats=1, cache_dir=tmp_path)
+    record = run(config).record
+    assert record.language_scripts == {"eng_Latn": "Latn", "heb_Hebr": "Hebr", "ydd_Hebr": "Hebr",
+                                       "arb_Arab": "Arab", "zho_Hans": "Hans"}
+    # Yiddish too, though FLORES's own right_to_left.txt leaves it out: the script decides.
+    assert record.right_to_left == ("heb_Hebr", "ydd_Hebr", "arb_Arab")
+    # A user's code without a script has no entry, and is not taken to be right to left.
+    plain = run(RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                          tokenizers=("tiktoken/cl100k_base",), repeats=1, cache_dir=tmp_path)).record
+    assert plain.language_scripts == {} and plain.right_to_left == ()
