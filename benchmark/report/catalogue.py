@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchmark.report.analysis import has_yardstick_ratios
+from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
+from benchmark.report.naming import join_words, language_label
 from benchmark.results import Results
 
 
@@ -94,12 +96,25 @@ PLOTS = (
 # What the throughput plot shows for a results.json from before the yardstick (format 1).
 THROUGHPUT_MB_S_CAPTION = "MB of UTF-8 text encoded per second on one thread (log scale), one dot per language."
 
-
 def caption_of(info: PlotInfo, results: Results) -> str:
-    """The plot's caption for these results (the throughput plot falls back to MB/s for old ones)."""
+    """The plot's caption for these results: the MB/s of an old results file, the languages the
+    token-boundary plot shows."""
     if info.name == "throughput" and not has_yardstick_ratios(results):
         return THROUGHPUT_MB_S_CAPTION
+    if info.name == "token_boundaries":
+        return _token_boundaries_caption(info, results)
     return info.caption
+
+
+def _token_boundaries_caption(info: PlotInfo, results: Results) -> str:
+    left_out = png_leaves_out(results)
+    if not left_out:
+        return info.caption
+    shown = join_words([language_label(results, code) for code in png_languages(results)])
+    return (f"{info.caption.removesuffix('.')}, in {shown}: the reference and the first languages of the run in "
+            f"scripts a plot draws correctly, {MAX_PNG_LANGUAGES} at most. The {len(left_out)} others, right-to-left "
+            "and complex scripts among them, are in the HTML page's token boundaries, which the browser lays out, "
+            "and in results.json (record.examples).")
 
 
 @dataclass(frozen=True)

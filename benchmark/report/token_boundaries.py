@@ -1,5 +1,6 @@
 """The token-boundary plot: one example sentence per language, split into boxes by each main
 tokenizer, so a reader sees where a tokenizer cuts (`Fred | dy`) and why one language costs more.
+A few languages only (examples.png_languages); the HTML page shows every one (token_examples.py).
 
 Laid out by hand on a blank canvas in inches (each box as wide as its text measures), not with
 seaborn: it draws text, not data.
@@ -7,23 +8,10 @@ seaborn: it draws text, not data.
 
 from __future__ import annotations
 
-import re
-
-from benchmark.report.analysis import headline_tokenizers
-from benchmark.report.naming import language_label, ordered_languages
+from benchmark.report.examples import example_languages, example_tokenizers, png_languages, visible_token
+from benchmark.report.naming import language_label
 from benchmark.report.style import new_figure, text_colour, tokenizer_colours
 from benchmark.results import Results
-
-_BYTES_TOKEN = re.compile(r"<[0-9a-f]{2}(?: [0-9a-f]{2})*>")
-
-
-def _visible_token(text: str) -> str:
-    # Make the invisible visible: a space is what separates a token from its neighbour. A token
-    # shown as its bytes ("<e3 81>", part of a character) keeps its spaces between the bytes.
-    if _BYTES_TOKEN.fullmatch(text):
-        return text
-    text = text.replace(" ", "\u2423").replace("\n", "\u23ce").replace("\t", "\u2192")
-    return text if text else "\u2205"
 
 
 def plot_token_boundaries(results: Results):
@@ -33,8 +21,8 @@ def plot_token_boundaries(results: Results):
     from matplotlib.patches import FancyBboxPatch
 
     examples = results.record.examples
-    tokenizers = [tid for tid in headline_tokenizers(results) if any(tid in examples.get(c, {}) for c in examples)]
-    languages = [code for code in ordered_languages(results) if examples.get(code)]
+    tokenizers = example_tokenizers(results)
+    languages = png_languages(results)  # a few, in scripts matplotlib draws (examples.py says why)
     if not tokenizers or not languages:
         return None
     colours = tokenizer_colours(results)
@@ -71,7 +59,7 @@ def plot_token_boundaries(results: Results):
             labels.append((margin_in, y, f"{tid}  ({len(tokens)} tokens)", text_colour(colours[tid]), "normal", 9))
             x = label_in
             for k, token in enumerate(tokens):
-                text = _visible_token(token)
+                text = visible_token(token)
                 box_w = text_width_in(text) + 2 * pad_pt / 72
                 if x + box_w > span_right_in and x > label_in:
                     x, y = label_in, y + line_in
@@ -98,7 +86,9 @@ def plot_token_boundaries(results: Results):
     for x, y_top, text, colour, weight, size in labels:
         ax.text(x, height_in - y_top - box_h / 2, text, transform=inches, ha="left", va="center", color=colour,
                 fontsize=size, fontweight=weight, parse_math=False)
-    fig.suptitle("Token boundaries: one example sentence per language, one row per tokenizer",
+    n_examples = len(example_languages(results))
+    which = f"in {len(languages)} of the {n_examples} languages" if n_examples > len(languages) else "per language"
+    fig.suptitle(f"Token boundaries: one example sentence {which}, one row per tokenizer",
                  fontweight="bold", y=1 - 0.12 / height_in, va="top")
     key = (
         "Each box is one token, as the text it stands for (WordPiece: the text it covers).  \u2423 is a space, "
