@@ -191,11 +191,20 @@ def flattening(results: Results, family: str, language: str) -> Flattening | Non
     if len(points) < 2:
         return None
     last_gain = per_doubling_gain(points[-2], points[-1])
+    flat = first_flat_step(points)
+    if flat is not None:
+        return Flattening(family, language, flat[0], points[-1][0], flat[1], last_gain)
+    return Flattening(family, language, None, points[-1][0], None, last_gain)
+
+
+def first_flat_step(points: list[tuple[int, float]]) -> tuple[int, float] | None:
+    """(size, gain) at the first size of a sorted (size, bytes per token) curve after which doubling
+    gains less than FLAT_GAIN_PER_DOUBLING; None while it keeps improving."""
     for small, big in zip(points, points[1:]):
         gain = per_doubling_gain(small, big)
         if gain < FLAT_GAIN_PER_DOUBLING:
-            return Flattening(family, language, small[0], points[-1][0], gain, last_gain)
-    return Flattening(family, language, None, points[-1][0], None, last_gain)
+            return small[0], gain
+    return None
 
 
 # ----------------------------------------------------------------------------- speed

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from benchmark.report.analysis import has_yardstick_ratios
 from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
-from benchmark.report.naming import join_words, language_label
+from benchmark.report.naming import has_many_languages, join_words, language_label
 from benchmark.results import Results
 
 
@@ -96,13 +96,38 @@ PLOTS = (
 # What the throughput plot shows for a results.json from before the yardstick (format 1).
 THROUGHPUT_MB_S_CAPTION = "MB of UTF-8 text encoded per second on one thread (log scale), one dot per language."
 
+# The captions of the layouts for more than naming.MANY_LANGUAGES languages (many_languages.py).
+MANY_LANGUAGES_CAPTIONS = {
+    "tokens_per_sentence": "What each language costs: mean tokens per sentence of the same content, one row per "
+    "language (the most expensive first, by the mean over the main tokenizers), one column per main tokenizer; lower "
+    "is cheaper. † marks a count of text the tokenizer changed.",
+    "premium": "Tokens each language needs for the same sentences, relative to the reference under the same "
+    "tokenizer (so a small premium can still mean more tokens: see tokens per sentence), one row per language, the "
+    "most expensive first; the 95% bootstrap intervals are in the premium table, † marks a count of text the "
+    "tokenizer changed.",
+    "bytes_per_token": "One panel per trained family: the median over the languages (the line), the middle half "
+    "and the whole range (the bands), and three languages named (the reference, and the lowest and highest at the "
+    "largest size); crosses and stars mark the fixed cl100k and o200k vocabularies' median with the middle half "
+    "(bar) and range (line), a ring the size after which doubling gains the median less than 5% where it gets "
+    "there. A language's bytes per character depend on its script: the spread is partly UTF-8's.",
+    "throughput": "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each "
+    "tokenizer timed in turns with tiktoken on the same sentences (log scale): one small dot per language, spread "
+    "up and down so that equal speeds stay visible, and a bar at the median over the languages.",
+    "roundtrip": "Share of sentences that decode back to exactly the input, one row per language, the worst "
+    "first; languages that every tokenizer gives back exactly share the last row. Anything below 100% is lossy "
+    "normalisation.",
+}
+
+
 def caption_of(info: PlotInfo, results: Results) -> str:
-    """The plot's caption for these results: the MB/s of an old results file, the languages the
-    token-boundary plot shows."""
+    """The plot's caption for these results: the layout for many languages, the MB/s of an old
+    results file, the languages the token-boundary plot shows."""
     if info.name == "throughput" and not has_yardstick_ratios(results):
         return THROUGHPUT_MB_S_CAPTION
     if info.name == "token_boundaries":
         return _token_boundaries_caption(info, results)
+    if has_many_languages(results) and info.name in MANY_LANGUAGES_CAPTIONS:
+        return MANY_LANGUAGES_CAPTIONS[info.name]
     return info.caption
 
 

@@ -26,6 +26,8 @@ from benchmark.report.naming import (
     LOSSLESS_SHARE,
     fmt_rate_percent,
     fmt_times,
+    join_ends,
+    join_limited,
     join_words,
     language_label,
     ordered_languages,
@@ -65,7 +67,7 @@ def _cheapest_sentence(results: Results) -> str:
     for language, rows in found:
         names = join_words([row.tokenizer for row in rows])
         by_tokenizers.setdefault(names, []).append(f"{_name(results, language)} {rows[0].tokens_per_sentence:.1f}")
-    parts = [f"{names} on {join_words(languages)}" for names, languages in by_tokenizers.items()]
+    parts = [f"{names} on {join_limited(languages)}" for names, languages in by_tokenizers.items()]
     return (
         "Fewest tokens per sentence among the main tokenizers that give the text back "
         f"({LOSSLESS_SHARE:.0%} of sentences or more): {'; '.join(parts)}."
@@ -136,8 +138,8 @@ def _mix_sentence(results: Results) -> str:
                                                       else "."))
     if others:
         sentence += (" English-heavy against balanced for the others: "
-                     + join_words([f"{_name(results, e.language)} {e.english_heavy:.2f}x against {e.balanced:.2f}x"
-                                   for e in others]) + ".")
+                     + join_ends([f"{_name(results, e.language)} {e.english_heavy:.2f}x against {e.balanced:.2f}x"
+                                  for e in others]) + ".")
     removed = [e.removed_by_parity for e in effects if e.removed_by_parity is not None]
     if with_parity and removed:
         highest = max(e.parity for e in effects)
@@ -189,7 +191,7 @@ def _openai_sentence(results: Results) -> str:
             share = "under 1%"  # "0% more" reads as a contradiction
         parts.append(f"{share} {direction}{unit} on {_name(results, language)}")
     cl100k, o200k = (tid.split("/")[-1] for tid in pair)
-    return f"For the same sentences, {o200k} needs {join_words(parts)} than {cl100k}."
+    return f"For the same sentences, {o200k} needs {join_ends(parts)} than {cl100k}."
 
 
 def _flattening_sentences(results: Results) -> list[str]:
@@ -210,12 +212,12 @@ def _flattening_sentences(results: Results) -> list[str]:
         for flat in flats:
             by_size.setdefault(flat.flat_at, []).append(_name(results, flat.language))
         stopped = [
-            f"at {size:,} for {join_words(names)}"
+            f"at {size:,} for {join_limited(names)}"
             for size, names in sorted((s, n) for s, n in by_size.items() if s is not None)
         ]
         sentence = f"Bytes per token of {family_name(family)} stops improving ({rule}) {'; '.join(stopped)}"
         if None in by_size:
-            still = join_words(by_size[None])
+            still = join_limited(by_size[None])
             sentence += f"; it is still improving at {largest:,}, the largest size measured, for {still}"
         sentences.append(sentence + ".")
     for largest, groups in sorted(improving.items()):

@@ -5,14 +5,23 @@ filled in from the run record. README.md and index.html both print them.
 from __future__ import annotations
 
 from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, trained_families
-from benchmark.report.naming import clock_name, join_words, language_label, ordered_languages, reference_language
+from benchmark.report.naming import (
+    MAX_NAMED,
+    clock_name,
+    join_limited,
+    language_label,
+    ordered_languages,
+    reference_language,
+)
 from benchmark.results import Results
 
 
 def run_summary(results: Results) -> str:
     """One line: when, on what, how many sentences."""
     record = results.record
-    languages = ", ".join(language_label(results, code) for code in ordered_languages(results))
+    codes = ordered_languages(results)
+    languages = (", ".join(language_label(results, code) for code in codes) if len(codes) <= MAX_NAMED
+                 else f"{len(codes)} languages: {join_limited([language_label(results, c) for c in codes])}")
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
     n_tokenizers = len({row.tokenizer for row in results.rows if row.ok})
     n_never = len({row.tokenizer for row in results.rows}) - n_tokenizers
@@ -63,7 +72,9 @@ def methods_paragraph(results: Results) -> str:
     )
     if trained_families(results):
         names = [language_label(results, code) for code in settings.train_languages]
-        of_languages = f", in {join_words(names)}" if names else ""
+        of_languages = f", in {join_limited(names)}" if names else ""
+        if len(names) > MAX_NAMED:
+            of_languages += " (every one in results.json, settings.train_languages)"
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
     text += _mixes(results) + _words_and_fairness(results)
@@ -103,7 +114,9 @@ def _words_and_fairness(results: Results) -> str:
         by_segmenter: dict[str, list[str]] = {}
         for code, entry in segmenters.items():
             by_segmenter.setdefault(entry.segmenter, []).append(language_label(results, code))
-        used = "; ".join(f"{segmenter} for {join_words(names)}" for segmenter, names in by_segmenter.items())
+        used = "; ".join(f"{segmenter} for {join_limited(names)}" for segmenter, names in by_segmenter.items())
+        if any(len(names) > MAX_NAMED for names in by_segmenter.values()):
+            used += " (each language's in results.json, settings.words)"
         text += (f"Words (for fertility, whole and continued words) are {settings.words.word}: {used}; "
                  f"{settings.words.alignment}. ")
     if settings.distribution.fairness:
@@ -152,7 +165,7 @@ def _warm_up(results: Results) -> str:
             what = "other text of the same language (per language in results.json, settings.timing.warm_up)"
         sentence = f"{empty_cache} {what}, so no measured sentence is cached."
     if cold:
-        names = join_words([language_label(results, code) for code in cold])
+        names = join_limited([language_label(results, code) for code in cold])
         sentence += (f"{' ' if sentence else ''}{names} had no text to warm up on and {'was' if len(cold) == 1 else 'were'} "
                      "timed cold (each repeat starts from an empty cache).")
     return sentence

@@ -26,7 +26,15 @@ from benchmark.report.naming import (
     ordered_languages,
     reference_language,
 )
-from benchmark.report.tables import Table, column_text, measured_frame, pivot, premium_table, tokens_per_sentence_table
+from benchmark.report.tables import (
+    Table,
+    column_text,
+    languages_down,
+    measured_frame,
+    pivot,
+    premium_table,
+    tokens_per_sentence_table,
+)
 from benchmark.results import Results
 
 
@@ -133,13 +141,13 @@ def mix_table(results: Results) -> Table | None:
                          fmt_int(sum(row.n_tokens for row in found.values()))))
     reference = reference_language(results)
     name = results.record.language_names.get(reference, reference)
-    return Table("mixes", f"Training mixes: the premium over {name} of our BPE trained in each mix",
+    return languages_down(results, Table("mixes", f"Training mixes: the premium over {name} of our BPE trained in each mix",
                  ("tokenizer", *(language_label(results, code) for code in languages), "tokens, all languages"),
                  tuple(rows),
                  note=f"Our BPE at {size:,} tokens, trained on the same dev text in each mix (a weight multiplies a "
                  "language's pre-token counts, the same as repeating its text), then the production tokenizers as "
-                 "reference points. The last column is the price in compression: every language's tokens together.",
-                 numeric=(False,) + (True,) * (len(languages) + 1))
+                 "reference points. 'tokens, all languages' is the price in compression: every language's tokens together.",
+                 numeric=(False,) + (True,) * (len(languages) + 1)))
 
 
 def word_tables(results: Results) -> list[Table]:

@@ -44,6 +44,16 @@ def ordered_languages(results: Results) -> list[str]:
     return wanted
 
 
+# Past this many languages, what groups or colours by language changes layout (the language palette
+# has ten colours, and eleven groups of bars no longer fit a page's width): the plots switch to
+# heatmaps and bands (many_languages.py), the tables put languages down instead of across.
+MANY_LANGUAGES = 10
+
+
+def has_many_languages(results: Results) -> bool:
+    return len(ordered_languages(results)) > MANY_LANGUAGES
+
+
 def reference_language(results: Results) -> str:
     reference = results.record.settings.reference
     if reference:
@@ -157,3 +167,25 @@ def join_words(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# A finding names at most this many languages in a list; the tables have every one.
+MAX_NAMED = 6
+
+
+def join_limited(words: Sequence[str], noun: str = "languages", limit: int = MAX_NAMED) -> str:
+    """join_words of the first few: 'a, b, c, d, e and 199 other languages' past `limit`."""
+    words = list(words)
+    if len(words) <= limit:
+        return join_words(words)
+    return join_words([*words[: limit - 1], f"{len(words) - limit + 1} other {noun}"])
+
+
+def join_ends(words: Sequence[str], noun: str = "languages", limit: int = MAX_NAMED) -> str:
+    """join_words of a sorted list's first few and its last: 'a, b, c, d, 196 other languages
+    in between and z' past `limit`, so both ends of the range stay named."""
+    words = list(words)
+    if len(words) <= limit:
+        return join_words(words)
+    middle = len(words) - (limit - 1)
+    return join_words([*words[: limit - 2], f"{middle} other {noun} in between", words[-1]])

@@ -24,10 +24,12 @@ from benchmark.report.analysis import (
     trained_families,
 )
 from benchmark.report.catalogue import PLOTS, RenderedPlot
+from benchmark.report import many_languages
 from benchmark.report.model_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     fmt_rate_percent,
+    has_many_languages,
     language_label,
     language_name,
     ordered_languages,
@@ -35,7 +37,16 @@ from benchmark.report.naming import (
     reference_language,
     repeats_phrase,
 )
-from benchmark.report.style import PNG_DPI, language_colours, new_figure, plot_style, text_colour, tokenizer_colours
+from benchmark.report.style import (
+    PNG_DPI,
+    ROUNDTRIP_BANDS,
+    colour_tick_labels,
+    language_colours,
+    new_figure,
+    plain_log_ticks,
+    plot_style,
+    tokenizer_colours,
+)
 from benchmark.report.token_boundaries import plot_token_boundaries
 from benchmark.results import Results
 
@@ -48,24 +59,6 @@ def _two_line_label(results: Results, code: str) -> str:
 def _size_label(vocab_size: float) -> str:
     # 1024 -> "1k", 16384 -> "16k", 100277 -> "100k": the sizes people say out loud.
     return f"{vocab_size / 1000:.0f}k" if vocab_size >= 1000 else f"{vocab_size:.0f}"
-
-
-def _plain_log_ticks(axis, values: list[float]) -> None:
-    """Ticks at 1-2-5 steps labelled as plain numbers ("20", not "2x10^1") on a log axis."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
-
-    low, high = min(values) / 1.5, max(values) * 1.5
-    steps = [m * 10.0**e for e in range(-3, 7) for m in (1, 2, 5)]
-    axis.set_major_locator(FixedLocator([v for v in steps if low <= v <= high]))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    axis.set_minor_locator(NullLocator())
-
-
-def _colour_tick_labels(labels, colours) -> None:
-    for label in labels:
-        colour = colours.get(label.get_text())
-        if colour is not None:
-            label.set_color(text_colour(colour))
 
 
 # ----------------------------------------------------------------------------- the plots
@@ -119,6 +112,8 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
 
 
 def plot_tokens_per_sentence(results: Results):
+    if has_many_languages(results):
+        return many_languages.cost_heatmap(results, premium=False)
     tokenizers = headline_tokenizers(results)
     languages = ordered_languages(results)
     if not tokenizers or not languages:
@@ -132,6 +127,8 @@ def plot_tokens_per_sentence(results: Results):
 
 
 def plot_premium(results: Results):
+    if has_many_languages(results):
+        return many_languages.cost_heatmap(results, premium=True)
     reference = reference_language(results)
     ref_name = language_name(results, reference)
     tokenizers = headline_tokenizers(results)
@@ -166,26 +163,34 @@ def plot_bytes_per_token(results: Results):
     # The fixed vocabularies have one size for every language: spread their markers sideways (by a
     # factor on the log axis) so that two languages with close values do not hide each other.
     spread = {code: 2 ** (0.16 * (k - (len(languages) - 1) / 2)) for k, code in enumerate(languages)}
+    many = has_many_languages(results)  # then bands over the languages and a few of them named
+    named = many_languages.named_languages(results, families[0]) if many else []
     for ax, family in zip(axes, families):
-        for code in languages:
-            points = bytes_per_token_curve(results, family, code)
-            if not points:
-                continue
-            ticks.update(size for size, _ in points)
-            ax.plot(*zip(*points), marker="o", markersize=4, color=lang_colours[code], linewidth=1.6)
-            flat = flattening(results, family, code)
-            if flat is not None and flat.flat_at is not None:
-                any_flat = True
-                y = dict(points)[flat.flat_at]
-                ax.plot([flat.flat_at], [y], marker="o", markersize=11, markerfacecolor="none",
-                        markeredgecolor=lang_colours[code], markeredgewidth=1.4)
-            if pair:
-                for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
-                    row = index.get((tid, code))
-                    if row and row.ok and row.bytes_per_token:
-                        ticks.add(row.vocab_size)
-                        ax.plot([row.vocab_size * spread[code]], [row.bytes_per_token], marker=marker,
-                                markersize=size, linestyle="none", color=lang_colours[code], markeredgecolor="white")
+        if many:
+            any_flat |= many_languages.draw_family_bands(ax, results, family, named)
+            ticks.update(row.vocab_size for row in results.rows
+                         if row.ok and (row.family == family or (pair and row.tokenizer in pair)))
+        else:
+            for code in languages:
+                points = bytes_per_token_curve(results, family, code)
+                if not points:
+                    continue
+                ticks.update(size for size, _ in points)
+                ax.plot(*zip(*points), marker="o", markersize=4, color=lang_colours[code], linewidth=1.6)
+                flat = flattening(results, family, code)
+                if flat is not None and flat.flat_at is not None:
+                    any_flat = True
+                    y = dict(points)[flat.flat_at]
+                    ax.plot([flat.flat_at], [y], marker="o", markersize=11, markerfacecolor="none",
+                            markeredgecolor=lang_colours[code], markeredgewidth=1.4)
+                if pair:
+                    for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
+                        row = index.get((tid, code))
+                        if row and row.ok and row.bytes_per_token:
+                            ticks.add(row.vocab_size)
+                            ax.plot([row.vocab_size * spread[code]], [row.bytes_per_token], marker=marker,
+                                    markersize=size, linestyle="none", color=lang_colours[code],
+                                    markeredgecolor="white")
         ax.set_xscale("log", base=2)
         ax.set_title(family_name(family), fontsize=10)
         ax.set_xlabel("Vocabulary size (tokens, log scale)")
@@ -195,13 +200,19 @@ def plot_bytes_per_token(results: Results):
     for ax in axes[: len(families)]:
         ax.set_xticks(sorted(ticks), [_size_label(t) for t in sorted(ticks)])
         ax.minorticks_off()
-    handles = [Line2D([], [], color=lang_colours[c], marker="o", label=language_label(results, c)) for c in languages]
-    if any_flat:
-        handles.append(Line2D([], [], color="0.4", marker="o", markersize=11, markerfacecolor="none",
-                              linestyle="none", label=f"stops improving\n(<{FLAT_GAIN_PER_DOUBLING:.0%} per doubling)"))
-    if pair:
-        for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
-            handles.append(Line2D([], [], color="0.4", marker=marker, markersize=size, linestyle="none", label=tid))
+    if many:
+        handles = many_languages.band_legend(results, named, any_flat)
+    else:
+        handles = [Line2D([], [], color=lang_colours[c], marker="o", label=language_label(results, c))
+                   for c in languages]
+        if any_flat:
+            handles.append(Line2D([], [], color="0.4", marker="o", markersize=11, markerfacecolor="none",
+                                  linestyle="none",
+                                  label=f"stops improving\n(<{FLAT_GAIN_PER_DOUBLING:.0%} per doubling)"))
+        if pair:
+            for tid, marker, size in zip(pair, ("X", "*"), (9, 13)):
+                handles.append(Line2D([], [], color="0.4", marker=marker, markersize=size, linestyle="none",
+                                      label=tid))
     fig.legend(handles=handles, loc="outside right upper", frameon=False, title="Language / marker")
     title = "Bytes per token against vocabulary size"
     fig.suptitle(title + (": where the curve flattens" if any_flat else ""), fontweight="bold")
@@ -222,25 +233,30 @@ def plot_throughput(results: Results):
     languages = [code for code in ordered_languages(results) if code in set(timed["language"])]
     labels = {code: language_label(results, code) for code in languages}
     frame = timed.assign(language=timed["language"].map(labels), throughput=timed[value])
-    lang_colours = language_colours(results)
     fig = new_figure(11, 1.6 + 0.36 * len(tokenizers))
     ax = fig.add_subplot()
-    sns.stripplot(
-        data=frame,
-        x="throughput",
-        y="tokenizer",
-        hue="language",
-        order=tokenizers,
-        hue_order=[labels[c] for c in languages],
-        palette={labels[c]: lang_colours[c] for c in languages},
-        dodge=True,
-        jitter=False,
-        size=6,
-        log_scale=True,
-        ax=ax,
-    )
-    _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
-    _plain_log_ticks(ax.xaxis, frame["throughput"].tolist() + ([1.0] if by_ratio else []))
+    many = has_many_languages(results)  # then one dot per language in the tokenizer's colour, and the median
+    if many:
+        ax.set_xscale("log")
+        handles = many_languages.draw_throughput_dots(ax, frame, tokenizers, results)
+    else:
+        lang_colours = language_colours(results)
+        sns.stripplot(
+            data=frame,
+            x="throughput",
+            y="tokenizer",
+            hue="language",
+            order=tokenizers,
+            hue_order=[labels[c] for c in languages],
+            palette={labels[c]: lang_colours[c] for c in languages},
+            dodge=True,
+            jitter=False,
+            size=6,
+            log_scale=True,
+            ax=ax,
+        )
+    colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
+    plain_log_ticks(ax.xaxis, frame["throughput"].tolist() + ([1.0] if by_ratio else []))
     ax.set_ylabel("Tokenizer")
     if by_ratio:
         ax.axvline(1.0, color="0.35", linewidth=1, linestyle="--", zorder=0)
@@ -250,7 +266,10 @@ def plot_throughput(results: Results):
     else:
         ax.set_xlabel("Throughput (MB of UTF-8 text per second, one thread, log scale)")
         ax.set_title(f"Encoder throughput per tokenizer and language ({repeats_phrase(results)})")
-    ax.legend(title="Language", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    if many:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    else:
+        ax.legend(title="Language", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     ax.grid(axis="y", visible=False)
     return fig
 
@@ -295,6 +314,8 @@ def plot_roundtrip(results: Results):
     import seaborn as sns
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
+    if has_many_languages(results):
+        return many_languages.roundtrip_by_language(results)
     tokenizers = ordered_tokenizers(results.rows)
     languages = ordered_languages(results)
     if not tokenizers or not languages:
@@ -311,11 +332,7 @@ def plot_roundtrip(results: Results):
     ax = fig.add_subplot()
     ax.set_facecolor("0.93")  # skipped cells show the background
     ax.grid(False)
-    # Bands, not a linear scale: on 0-100%, 89% (one sentence in nine changed) is as green as 100%.
-    # "100" is exactly every sentence: one lost sentence in a million still reads as lossy.
-    exact = 100 - 1e-4
-    bands = [("under 50", 0, 50), ("50-90", 50, 90), ("90-99", 90, 99), ("99 to <100", 99, exact),
-             ("100", exact, 100 + 1e-4)]
+    bands = ROUNDTRIP_BANDS  # bands, not a linear scale (style.py says why)
     cmap = sns.color_palette("RdYlGn", len(bands), as_cmap=False)
     sns.heatmap(
         values,
@@ -339,7 +356,7 @@ def plot_roundtrip(results: Results):
             ax.text(j + 0.5, i + 0.5, annotations[i, j], ha="center", va="center", fontsize=7, color="0.45")
     ax.set_xticks(np.arange(len(languages)) + 0.5, [_two_line_label(results, c) for c in languages], rotation=0)
     ax.set_yticks(np.arange(len(tokenizers)) + 0.5, tokenizers, rotation=0)
-    _colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
+    colour_tick_labels(ax.get_yticklabels(), tokenizer_colours(results))
     ax.set_xlabel("Language")
     ax.set_ylabel("Tokenizer")
     ax.set_title("Round-trip fidelity: % of sentences with decode(encode(s)) == s")

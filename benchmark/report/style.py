@@ -51,6 +51,12 @@ CJK_FONT_NAMES = (
     "Droid Sans Fallback",
     "WenQuanYi Zen Hei",
 )
+# The round-trip heatmap's colour bands, (name, low %, high %): on a linear 0-100% scale 89% (one
+# sentence in nine changed) is as green as 100%. "100" is exactly every sentence: one lost sentence
+# in a million still reads as lossy.
+_EXACT = 100 - 1e-4
+ROUNDTRIP_BANDS = (("under 50", 0, 50), ("50-90", 50, 90), ("90-99", 90, 99), ("99 to <100", 99, _EXACT),
+                   ("100", _EXACT, 100 + 1e-4))
 SVG_HASH_SALT = "tokencost-report"  # fixed ids inside SVG files, so reruns give the same bytes
 PNG_DPI = 110
 
@@ -169,3 +175,20 @@ def text_colour(colour: tuple[float, float, float]) -> tuple[float, float, float
     """The tokenizer's colour, darkened enough to read as text on white."""
     return tuple(0.7 * c for c in colour)
 
+
+def plain_log_ticks(axis, values: list[float]) -> None:
+    """Ticks at 1-2-5 steps labelled as plain numbers ("20", not "2x10^1") on a log axis."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    low, high = min(values) / 1.5, max(values) * 1.5
+    steps = [m * 10.0**e for e in range(-3, 7) for m in (1, 2, 5)]
+    axis.set_major_locator(FixedLocator([v for v in steps if low <= v <= high]))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_locator(NullLocator())
+
+
+def colour_tick_labels(labels, colours) -> None:
+    for label in labels:
+        colour = colours.get(label.get_text())
+        if colour is not None:
+            label.set_color(text_colour(colour))

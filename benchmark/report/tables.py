@@ -31,6 +31,7 @@ from benchmark.report.naming import (
     fmt_seconds,
     fmt_speed,
     fmt_times,
+    has_many_languages,
     language_label,
     ordered_languages,
     ordered_tokenizers,
@@ -118,7 +119,17 @@ def pivot(
                  "so the figure counts text it changed (see the round-trip table).")
     headers = ("tokenizer", *(language_label(results, code) for code in languages))
     rows = tuple(tuple(line) for line in grid.itertuples(name=None))
-    return Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages))
+    return languages_down(results, Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages)))
+
+
+def languages_down(results: Results, table: Table) -> Table:
+    """A grid of tokenizers down and languages across, turned languages down when the run has more
+    languages than fit across a page (naming.MANY_LANGUAGES): a few columns, a row per language."""
+    if not has_many_languages(results) or not table.rows:
+        return table
+    headers = ("language", *(row[0] for row in table.rows))
+    rows = tuple((header, *(row[k] for row in table.rows)) for k, header in enumerate(table.headers) if k)
+    return Table(table.key, table.title, headers, rows, table.note, (False,) + (True,) * len(table.rows))
 
 
 def tokens_per_sentence_table(results: Results, tokenizers: list[str] | None = None, *,

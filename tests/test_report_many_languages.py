@@ -1,0 +1,215 @@
+"""The report's layouts for runs of more languages than a palette has colours
+(benchmark/report/many_languages.py), on the results of a real run over fourteen languages in nine
+scripts (tests/data/make_many_fixture.py): each heatmap's rows, order and cells are checked against
+the measured rows, the band plot's named languages against the bytes per token, and the captions
+and the token-boundary PNG against what they show."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmark.report import many_languages, plots
+from benchmark.report.analysis import bytes_per_token_curve, headline_tokenizers
+from benchmark.report.catalogue import PLOTS, caption_of
+from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
+from benchmark.report.naming import MANY_LANGUAGES, has_many_languages, language_label, ordered_languages
+from benchmark.report.style import plot_style
+from benchmark.results import load_results
+
+FIXTURE = Path(__file__).parent / "data" / "results_many.json"
+SIX_LANGUAGES = Path(__file__).parent / "data" / "results_mixes.json"
+
+
+@pytest.fixture(scope="module")
+def results():
+    return load_results(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def figures(results):
+    with plot_style():
+        yield plots.make_figures(results)
+
+
+def _row(results, tokenizer, language):
+    return next(r for r in results.rows if r.tokenizer == tokenizer and r.language == language)
+
+
+def _row_labels(fig) -> list[str]:
+    """The language labels down the heatmap's panels, top to bottom, panel after panel."""
+    labels = []
+    for ax in fig.axes[:-1]:  # the last axes is the colour bar
+        labels += [t.get_text() for t in ax.get_yticklabels()]
+    return labels
+
+
+def test_the_fixture_has_more_languages_than_the_palette(results):
+    assert len(ordered_languages(results)) == 14 > MANY_LANGUAGES
+    assert has_many_languages(results)
+    assert not has_many_languages(load_results(SIX_LANGUAGES))
+    assert "ydd_Hebr" in results.record.right_to_left
+
+
+def test_cost_heatmap_lists_languages_most_expensive_first(results, figures):
+    fig = figures["tokens_per_sentence"]
+    tokenizers = headline_tokenizers(results)
+    languages = ordered_languages(results)
+
+    def mean_cost(code):
+        return statistics.fmean(_row(results, tid, code).tokens_per_sentence for tid in tokenizers
+                                if _row(results, tid, code).ok)
+
+    expected = sorted(languages, key=lambda code: -mean_cost(code))
+    assert _row_labels(fig) == [language_label(results, code) for code in expected]
+    # Every language is a row and every main tokenizer a column.
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == tokenizers
+    assert "14 languages" in fig._suptitle.get_text()
+
+
+def test_cost_heatmap_cells_are_the_measured_means(results):
+    languages = ordered_languages(results)
+    tokenizers = headline_tokenizers(results)
+    values, texts, _ = many_languages._cost_values(results, languages, tokenizers, "tokens_per_sentence",
+                                                   lambda v: f"{v:.1f}", lambda frame: frame["tokenizer"].eq(""))
+    for i, code in enumerate(languages):
+        for j, tid in enumerate(tokenizers):
+            row = _row(results, tid, code)
+            assert values[i, j] == pytest.approx(row.tokens_per_sentence)
+            assert texts[i, j] == f"{row.tokens_per_sentence:.1f}"
+
+
+def test_premium_heatmap_leaves_out_the_reference(results, figures):
+    labels = _row_labels(figures["premium"])
+    reference = results.record.settings.reference
+    assert language_label(results, reference) not in labels
+    assert len(labels) == len(ordered_languages(results)) - 1
+    first = labels[0]
+    code = next(c for c in ordered_languages(results) if language_label(results, c) == first)
+    # The most expensive language has the highest mean premium over the main tokenizers.
+    means = {c: statistics.fmean(_row(results, t, c).premium for t in headline_tokenizers(results))
+             for c in ordered_languages(results) if c != reference}
+    assert code == max(means, key=means.get)
+
+
+def test_roundtrip_heatmap_folds_the_exact_languages_into_one_row(results, figures):
+    labels = _row_labels(figures["roundtrip"])
+    rates = {}
+    for row in results.rows:
+        if row.ok:
+            rates.setdefault(row.language, []).append(row.roundtrip_rate)
+    exact = [code for code, values in rates.items() if min(values) >= 1.0]
+    lossy = [code for code in rates if code not in exact]
+    assert lossy, "the fixture should have a language that some tokenizer changes"
+    assert len(labels) == len(lossy) + (1 if exact else 0)
+    if exact:
+        assert labels[-1] == f"the other {len(exact)} languages"
+    # Worst first: the first row's language has the lowest rate of all.
+    worst = min(lossy, key=lambda code: (min(rates[code]), ordered_languages(results).index(code)))
+    assert labels[0] == language_label(results, worst)
+
+
+def test_bands_name_the_reference_and_the_extremes_at_the_largest_size(results):
+    family = "bpe-balanced"
+    named = many_languages.named_languages(results, family)
+    at_largest = {code: bytes_per_token_curve(results, family, code)[-1][1] for code in ordered_languages(results)}
+    assert named[0] == results.record.settings.reference
+    assert min(at_largest, key=at_largest.get) in named
+    assert max(at_largest, key=at_largest.get) in named
+
+
+def test_band_plot_median_line_is_the_median_over_languages(results, figures):
+    fig = figures["bytes_per_token"]
+    family = "bpe-balanced"
+    ax = next(a for a in fig.axes if a.get_title() == "our BPE (balanced)")
+    curves = [dict(bytes_per_token_curve(results, family, code)) for code in ordered_languages(results)]
+    sizes = sorted({size for curve in curves for size in curve})
+    medians = [statistics.median(curve[s] for curve in curves) for s in sizes]
+    lines = [line for line in ax.get_lines() if line.get_linestyle() == "-" and len(line.get_xdata()) == len(sizes)]
+    assert any(np.allclose(line.get_ydata(), medians) and list(line.get_xdata()) == sizes for line in lines)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "median of 14 languages" in legend
+
+
+def test_throughput_has_one_dot_per_language_and_the_median(results, figures):
+    fig = figures["throughput"]
+    ax = fig.axes[0]
+    tokenizers = [t.get_text() for t in ax.get_yticklabels()]
+    dots = ax.collections
+    assert len(dots) == len(tokenizers)
+    timed = results.to_frame()
+    for tid, collection in zip(tokenizers, dots):
+        speeds = sorted(collection.get_offsets()[:, 0])
+        expected = sorted(timed[timed["tokenizer"].eq(tid) & timed["throughput_mb_s"].fillna(0).ne(0)]["throughput_x_tiktoken"])
+        assert np.allclose(speeds, expected)
+
+
+def test_captions_describe_the_layout_drawn(results):
+    by_name = {info.name: info for info in PLOTS}
+    many = caption_of(by_name["premium"], results)
+    few = caption_of(by_name["premium"], load_results(SIX_LANGUAGES))
+    assert many == many_languages_caption("premium") and many != few
+    assert "one row per language" in caption_of(by_name["tokens_per_sentence"], results)
+
+
+def many_languages_caption(name: str) -> str:
+    from benchmark.report.catalogue import MANY_LANGUAGES_CAPTIONS
+
+    return MANY_LANGUAGES_CAPTIONS[name]
+
+
+def test_token_boundary_png_draws_only_scripts_it_can_shape(results):
+    shown = png_languages(results)
+    assert len(shown) <= MAX_PNG_LANGUAGES
+    assert shown[0] == results.record.settings.reference
+    scripts = results.record.language_scripts
+    for code in shown:
+        assert code not in results.record.right_to_left
+        assert scripts[code] not in {"Arab", "Hebr", "Deva", "Ethi", "Thai", "Taml"}
+    left_out = png_leaves_out(results)
+    assert {"ydd_Hebr", "arb_Arab", "hin_Deva"} <= set(left_out)
+    assert set(shown) | set(left_out) == set(ordered_languages(results))
+
+
+def test_a_long_heatmap_is_cut_into_panels_within_the_page_width():
+    layout = many_languages.panel_layout(204, 4, label_in=1.5)
+    assert layout.n_panels == math.ceil(204 / many_languages.MAX_ROWS_PER_PANEL)
+    assert layout.rows_per_panel * layout.n_panels >= 204
+    assert layout.width_in <= many_languages.MAX_WIDTH_IN
+    wide = many_languages.panel_layout(204, 22, label_in=1.5)  # too many columns for two panels
+    assert wide.n_panels == 1 and wide.rows_per_panel == 204 and not wide.annotated
+
+
+def test_grids_put_languages_down_when_there_are_many(results):
+    from benchmark.report.tables import tokens_per_sentence_table
+
+    table = tokens_per_sentence_table(results)
+    languages = ordered_languages(results)
+    assert table.headers[0] == "language"
+    assert [row[0] for row in table.rows] == [language_label(results, code) for code in languages]
+    tokenizers = list(table.headers[1:])
+    for line, code in zip(table.rows, languages):
+        for tid, cell in zip(tokenizers, line[1:]):
+            row = _row(results, tid, code)
+            assert cell == ("skipped" if not row.ok else cell) and (not row.ok or cell.startswith(
+                f"{row.tokens_per_sentence:.1f}"))
+    few = tokens_per_sentence_table(load_results(SIX_LANGUAGES))
+    assert few.headers[0] == "tokenizer"
+
+
+def test_findings_name_a_few_languages_and_count_the_rest(results):
+    from benchmark.report.findings import compute_findings
+    from benchmark.report.naming import MAX_NAMED, join_ends, join_limited
+
+    words = [f"w{k}" for k in range(20)]
+    assert join_limited(words) == "w0, w1, w2, w3, w4 and 15 other languages"
+    assert join_ends(words) == "w0, w1, w2, w3, 15 other languages in between and w19"
+    assert join_limited(words[:MAX_NAMED]) == "w0, w1, w2, w3, w4 and w5"
+    for finding in compute_findings(results):
+        named = sum(finding.count(f"({code})") for code in ordered_languages(results))
+        # The most expensive language under each tokenizer is one per tokenizer, not a list of languages.
+        assert named <= MAX_NAMED * 3 + len(headline_tokenizers(results)), finding
