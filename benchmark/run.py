@@ -71,7 +71,7 @@ def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = 
         tokenizers = _build(plan, cache, from_files, progress)
         clock.lap("training and loading")
         step = progress.task("finding the words of each language", total=None)
-        words = segment_languages({code: plan.measure_texts[code] for code in plan.languages})
+        words = segment_languages({code: plan.measure_texts[code] for code in plan.languages}, executor)
         progress.finish(step)
         clock.lap("segmenting words")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -218,11 +218,43 @@ def byte_spans(text: str, spans: Sequence[tuple[int, int]]) -> array:
 
 def segment_language(code: str, texts: Sequence[str]) -> LanguageWords:
     """Every sentence of one language, segmented once (`choose_segmenter`)."""
-    chosen = choose_segmenter(code, texts)
+    return run_segment_task(SegmentTask(code, 0, chooser_sample(texts), tuple(texts)))
+
+
+# Lines per segmenting task: a web-scale language is cut into slices the workers share.
+SEGMENT_TASK_LINES = 2_000
+
+
+@dataclass(frozen=True)
+class SegmentTask:
+    """One slice of a language's sentences to segment, from line `start` (0-based); `sample` is
+    the language's first sentences, from which every slice's worker chooses the same segmenter."""
+
+    code: str
+    start: int
+    sample: tuple[str, ...]
+    texts: tuple[str, ...]
+
+
+def chooser_sample(texts: Sequence[str], *, sample_chars: int = 20_000) -> tuple[str, ...]:
+    """The first sentences that `dominant_unspaced_script` reads (at least `sample_chars` characters)."""
+    sample, size = [], 0
+    for text in texts:
+        sample.append(text)
+        size += len(text)
+        if size >= sample_chars:
+            break
+    return tuple(sample)
+
+
+def run_segment_task(task: SegmentTask) -> LanguageWords:
+    """One slice's word spans (a worker's task), or why there are none; line numbers count from
+    the start of the language, not of the slice."""
+    chosen = choose_segmenter(task.code, task.sample)
     if isinstance(chosen, str):
         return LanguageWords(segmenter="none", version=None, note=chosen, spans=None)
     spans = []
-    for number, text in enumerate(texts, start=1):
+    for number, text in enumerate(task.texts, start=task.start + 1):
         try:
             spans.append(byte_spans(text, chosen.split(text)))
         except Exception as exc:  # a segmenter's bug costs this language its word figures, not the run
@@ -233,5 +265,32 @@ def segment_language(code: str, texts: Sequence[str]) -> LanguageWords:
     return LanguageWords(segmenter=chosen.name, version=chosen.version, note=None, spans=tuple(spans))
 
 
-def segment_languages(texts_by_language: dict[str, Sequence[str]]) -> dict[str, LanguageWords]:
-    return {code: segment_language(code, texts) for code, texts in texts_by_language.items()}
+def segment_tasks(texts_by_language: dict[str, Sequence[str]],
+                  task_lines: int = SEGMENT_TASK_LINES) -> list[SegmentTask]:
+    tasks = []
+    for code, texts in texts_by_language.items():
+        sample = chooser_sample(texts)
+        for start in range(0, max(len(texts), 1), task_lines):
+            tasks.append(SegmentTask(code, start, sample, tuple(texts[start:start + task_lines])))
+    return tasks
+
+
+def merge_segments(tasks: Sequence[SegmentTask], results: Sequence[LanguageWords]) -> dict[str, LanguageWords]:
+    """The slices' results put back together per language, in order: the first slice without
+    spans (no segmenter, or one that raised) speaks for the whole language."""
+    merged: dict[str, LanguageWords] = {}
+    for task, words_of_slice in zip(tasks, results):
+        so_far = merged.get(task.code)
+        if so_far is None:
+            merged[task.code] = words_of_slice
+        elif so_far.spans is not None:
+            merged[task.code] = (words_of_slice if words_of_slice.spans is None else
+                                 replace(so_far, spans=so_far.spans + words_of_slice.spans))
+    return merged
+
+
+def segment_languages(texts_by_language: dict[str, Sequence[str]], executor=None) -> dict[str, LanguageWords]:
+    """Every language's words, in slices on `executor` (benchmark.executors; None: here, in order)."""
+    tasks = segment_tasks(texts_by_language)
+    results = executor.map(run_segment_task, tasks) if executor is not None else [run_segment_task(t) for t in tasks]
+    return merge_segments(tasks, results)

@@ -167,3 +167,37 @@ def test_a_segmenter_that_raises_costs_its_language_the_word_figures_only(monkey
     found = segmenters.segment_language("eng_Latn", ("fine", "boom here"))
     assert found.spans is None and found.n_words is None and found.segmenter == "broken"
     assert found.note == "no word figures: the segmenter raised on line 2 (RuntimeError: cannot segment)"
+
+
+def test_languages_segmented_in_slices_on_workers_equal_one_pass_each():
+    from benchmark.corpora import load_flores
+    from benchmark.executors import make_executor
+
+    corpus = load_flores(languages=["eng_Latn", "jpn_Jpan", "kor_Hang"])
+    texts = {code: corpus.lines("devtest", code)[:300] for code in corpus.languages}
+    whole = {code: segmenters.segment_language(code, lines) for code, lines in texts.items()}
+    tasks = segmenters.segment_tasks(texts, task_lines=64)
+    assert len(tasks) == 3 * 5 and {t.start for t in tasks} == {0, 64, 128, 192, 256}
+    with make_executor("processes", workers=2) as executor:
+        sliced = segmenters.merge_segments(tasks, executor.map(segmenters.run_segment_task, tasks))
+    assert sliced == whole
+    assert segmenters.segment_languages(texts) == whole  # in this process, default slices
+
+
+def test_a_slice_that_raises_names_the_line_of_the_language(monkeypatch):
+    lines = tuple(f"line {k}" for k in range(10))
+    sample = segmenters.chooser_sample(lines)
+    first = segmenters.SegmentTask("eng_Latn", 0, sample, lines[:6])
+    second = segmenters.SegmentTask("eng_Latn", 6, sample, lines[6:])
+
+    def split(text):  # a segmenter with a bug on one sentence
+        if text == "line 7":
+            raise RuntimeError("boom")
+        return words.word_spans(text)
+
+    monkeypatch.setattr(segmenters, "choose_segmenter", lambda code, texts: segmenters.Segmenter("buggy", "1", split))
+    good, bad = segmenters.run_segment_task(first), segmenters.run_segment_task(second)
+    assert good.spans is not None and bad.spans is None
+    assert bad.note == "no word figures: the segmenter raised on line 8 (RuntimeError: boom)"
+    merged = segmenters.merge_segments([first, second], [good, bad])
+    assert merged["eng_Latn"] == bad
