@@ -19,7 +19,15 @@ from benchmark.adapters import Adapter, Skipped
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.executors import Executor
 from benchmark.measure import choose_example_line
-from benchmark.plan import MAX_SHARE_MEASURED_IN_TRAINING, TIMED_BYTES, TIMED_SENTENCES, Plan, RunConfig, display_path
+from benchmark.plan import (
+    MAX_SHARE_MEASURED_IN_TRAINING,
+    MAX_TIMED_LANGUAGES,
+    TIMED_BYTES,
+    TIMED_SENTENCES,
+    Plan,
+    RunConfig,
+    display_path,
+)
 from benchmark.segmenters import LanguageWords, word_settings
 from benchmark.summaries import DISTRIBUTION_SETTINGS
 from benchmark.record import (
@@ -138,12 +146,19 @@ def _mix_settings(plan: Plan) -> dict[str, MixSettings] | None:
     return settings
 
 
+def _timed_languages_text(plan: Plan) -> str:
+    if len(plan.timed_texts) == len(plan.languages):
+        return ""
+    return (f"; on {len(plan.timed_texts)} of the {len(plan.languages)} languages (at most {MAX_TIMED_LANGUAGES}: the "
+            "reference, the first language of each script, then in run order; the others' throughput is blank)")
+
+
 def _timing_settings(config: RunConfig, plan: Plan) -> TimingSettings:
     return TimingSettings(
         repeats=config.repeats,
-        n_timed_sentences={code: len(plan.timed_texts[code]) for code in plan.languages},
+        n_timed_sentences={code: len(plan.timed_texts[code]) for code in plan.languages if code in plan.timed_texts},
         timed_sample=(f"at most {TIMED_SENTENCES} of the measured sentences, evenly spread over them, and at most "
-                      f"{TIMED_BYTES:,} bytes of them"),
+                      f"{TIMED_BYTES:,} bytes of them" + _timed_languages_text(plan)),
         n_warm_up_sentences={code: len(plan.warm_texts[code]) for code in plan.languages},
         clock=RUN_CLOCK_NAME,
         yardstick=YARDSTICK_ID,

@@ -186,13 +186,13 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
 
 def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):
     """tokenizer id -> language -> its timing on the plan's sample, in this process, one at a time."""
-    step = progress.task("timing (one thread)", total=len(tokenizers) * len(plan.languages))
+    step = progress.task("timing (one thread)", total=len(tokenizers) * len(plan.timed_texts))
     yardstick = _yardstick(tokenizers, lambda label: progress.update(step, label)) if tokenizers else None
     timed: dict[str, dict[str, ThroughputResult]] = {}
     for tokenizer in tokenizers:
         _, failures = counted[tokenizer.id]
         timed[tokenizer.id] = {}
-        for code in plan.languages:
+        for code in [code for code in plan.languages if code in plan.timed_texts]:
             progress.update(step, f"timing {tokenizer.id} on {code}")
             if code not in failures:
                 try:
