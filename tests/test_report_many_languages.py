@@ -213,3 +213,27 @@ def test_findings_name_a_few_languages_and_count_the_rest(results):
         named = sum(finding.count(f"({code})") for code in ordered_languages(results))
         # The most expensive language under each tokenizer is one per tokenizer, not a list of languages.
         assert named <= MAX_NAMED * 3 + len(headline_tokenizers(results)), finding
+
+
+def test_the_page_shows_the_languages_the_png_cannot_draw_as_text_in_their_direction(results):
+    import html as html_module
+    import re
+
+    from benchmark.report.examples import example_tokenizers
+    from benchmark.report.token_examples import html_languages, token_examples_html
+
+    shown = html_languages(results)
+    assert set(shown) == set(png_leaves_out(results))  # fewer than the cap: every one
+    page = token_examples_html(results)
+    blocks = re.findall(r'<span class="toks" lang="([^"]+)" dir="(rtl|ltr)">(.*?)</span></div>', page)
+    by_lang = {}
+    for lang, direction, spans in blocks:
+        by_lang.setdefault(lang, []).append((direction, spans))
+    assert {d for d, _ in by_lang["ydd-Hebr"]} == {"rtl"} and {d for d, _ in by_lang["arb-Arab"]} == {"rtl"}
+    assert {d for d, _ in by_lang["hin-Deva"]} == {"ltr"}
+    # Every token of the record's example, in order, one span each: the spans put back are the sentence.
+    tid = example_tokenizers(results)[0]
+    tokens = results.record.examples["ydd_Hebr"][tid]
+    spans = re.findall(r"<span(?: [^>]*)?>(.*?)</span>", by_lang["ydd-Hebr"][0][1])
+    assert [html_module.unescape(s) for s in spans] == list(tokens)
+    assert len(by_lang["ydd-Hebr"]) == len(example_tokenizers(results))

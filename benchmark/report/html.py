@@ -16,6 +16,8 @@ from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.sections import report_sections
 from benchmark.report.tables import SKIPPED, Table, all_rows_table
+from benchmark.report.token_examples import CSS as TOKEN_CSS
+from benchmark.report.token_examples import token_examples_html
 from benchmark.results import Results
 
 CSS = """
@@ -125,11 +127,13 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
     body, nav = [], ['<a href="#findings">Findings</a>']
     for section in report_sections(results):
         shown = [drawn[name] for name in section.plots if name in drawn]
-        if not shown and not section.tables:
+        as_text = token_examples_html(results) if section.key == "examples" else ""
+        if not shown and not section.tables and not as_text:
             continue
         nav.append(f'<a href="#{esc(section.key)}">{esc(section.title)}</a>')
         body.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>\n<p>{esc(section.intro)}</p>')
         body += [_figure_html(plot, results) for plot in shown]
+        body += [as_text] if as_text else []
         body += [_table_html(table) for table in section.tables]
     all_rows = _table_html(all_rows_table(results), tall=True, heading="h2")
     record = results.record
@@ -150,7 +154,7 @@ def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}</style>
+<style>{CSS}{TOKEN_CSS}</style>
 </head>
 <body>
 <main>
