@@ -304,18 +304,9 @@ def timed_languages(languages: Sequence[str], reference: str, limit: int = MAX_T
     """The languages whose throughput is timed, in run order: all of them up to `limit`; past it,
     the reference, the first language of each script (speed follows the script), then the
     others in run order, `limit` in all."""
-    from benchmark.corpora import script_of
+    from benchmark.corpora import one_per_script
 
-    if len(languages) <= limit:
-        return list(languages)
-    chosen, scripts = [reference], {script_of(reference)}
-    for code in languages:
-        script = script_of(code)
-        if code not in chosen and (script is None or script not in scripts) and len(chosen) < limit:
-            chosen.append(code)
-            scripts.add(script)
-    chosen += [code for code in languages if code not in chosen][: limit - len(chosen)]
-    return [code for code in languages if code in chosen]
+    return one_per_script(languages, limit, first=[reference])
 
 
 def timed_sample(texts: Sequence[str], *, max_sentences: int = TIMED_SENTENCES,

@@ -37,6 +37,7 @@ from benchmark.corpora.languages import (
     english_code,
     is_right_to_left,
     language_part,
+    one_per_script,
     resolve_code,
     resolve_codes,
     script_name,
@@ -48,6 +49,6 @@ __all__ = [
     "ALL_SPLIT", "BUNDLED_CORPUS_DIR", "BUNDLED_LINES", "Corpus", "ENGLISH_CODES", "FLORES_LANGUAGES", "ISO_639_1",
     "MAX_LINE_CHARS", "SPLITS", "bundled_languages", "bundled_names", "default_languages", "english_code",
     "is_bundled", "is_right_to_left", "language_name", "language_part", "list_corpus_languages", "load_corpus",
-    "load_flores", "read_bundled_text", "read_lines", "read_manifest", "resolve_code", "resolve_codes",
+    "load_flores", "one_per_script", "read_bundled_text", "read_lines", "read_manifest", "resolve_code", "resolve_codes",
     "script_name", "script_of", "sha256_file",
 ]

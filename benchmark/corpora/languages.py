@@ -68,6 +68,23 @@ def script_of(code: str) -> str | None:
     return script if len(script) == 4 and script.isascii() and script.isalpha() else None
 
 
+def one_per_script(codes: Sequence[str], limit: int, *, first: Sequence[str] = (),
+                   script: Callable[[str], str | None] | None = None) -> list[str]:
+    """Up to `limit` of `codes` in their order: `first`, then the first code of each script not yet
+    chosen, then the next codes (a sample of many languages that covers their scripts).
+    `script` gives a code's script (default script_of; a code without one counts as its own)."""
+    script = script or script_of
+    chosen = [code for code in first if code in codes][:limit]
+    scripts = {script(code) for code in chosen}
+    for code in codes:
+        own = script(code)
+        if len(chosen) < limit and code not in chosen and (own is None or own not in scripts):
+            chosen.append(code)
+            scripts.add(own)
+    chosen += [code for code in codes if code not in chosen][: limit - len(chosen)]
+    return [code for code in codes if code in chosen]
+
+
 def script_name(code: str) -> str:
     """'hin_Deva' -> 'Devanagari'; a script not in the table is its code; no script, ''."""
     script = script_of(code)

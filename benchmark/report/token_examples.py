@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from benchmark.corpora import script_of
+from benchmark.corpora import one_per_script, script_of
 from benchmark.report.examples import example_tokenizers, is_bytes_token, is_right_to_left, lang_tag, png_leaves_out
 from benchmark.report.naming import language_label
 from benchmark.results import Results
@@ -34,15 +34,9 @@ CSS = """
 def html_languages(results: Results) -> list[str]:
     """The languages shown as text: those the PNG leaves out, one per script first (in run order),
     then the next in run order, MAX_HTML_LANGUAGES at most."""
-    left_out = png_leaves_out(results)
-    chosen, scripts = [], set()
-    for code in left_out:
-        script = results.record.language_scripts.get(code) or script_of(code)
-        if script not in scripts and len(chosen) < MAX_HTML_LANGUAGES:
-            chosen.append(code)
-            scripts.add(script)
-    chosen += [code for code in left_out if code not in chosen][: MAX_HTML_LANGUAGES - len(chosen)]
-    return [code for code in left_out if code in chosen]
+    scripts = results.record.language_scripts
+    return one_per_script(png_leaves_out(results), MAX_HTML_LANGUAGES,
+                          script=lambda code: scripts.get(code) or script_of(code))
 
 
 def _token(text: str) -> str:
