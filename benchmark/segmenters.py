@@ -160,13 +160,7 @@ def dominant_unspaced_script(texts: Sequence[str], *, sample_chars: int = 20_000
     first `sample_chars` characters), or None when most letters are in spaced scripts."""
     import regex
 
-    sample, size = [], 0
-    for text in texts:
-        sample.append(text)
-        size += len(text)
-        if size >= sample_chars:
-            break
-    joined = "".join(sample)
+    joined = "".join(chooser_sample(texts, sample_chars=sample_chars))
     n_letters = len(regex.findall(r"\p{L}", joined))
     counts = {script: len(regex.findall(rf"\p{{Script={script}}}", joined)) for script in UNSPACED_SCRIPTS}
     script, n_unspaced = max(counts.items(), key=lambda item: item[1])
