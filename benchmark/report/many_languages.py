@@ -143,6 +143,26 @@ def _language_heatmap(values, annotations, labels: list[str], tokenizers: list[s
     return fig
 
 
+def language_grid(frame, value: str, text: str, languages: list[str], tokenizers: list[str]) -> tuple:
+    """(values, texts): the frame's `value` and `text` columns as arrays of languages x tokenizers,
+    NaN and "" where the frame has no line."""
+    grid = frame.pivot(index="language", columns="tokenizer", values=[value, text])
+    values = grid[value].reindex(index=languages, columns=tokenizers).to_numpy(dtype=float)
+    texts = grid[text].reindex(index=languages, columns=tokenizers).fillna("").to_numpy(dtype=object)
+    return values, texts
+
+
+def roundtrip_cells(results: Results, languages: list[str], tokenizers: list[str], *, skipped: str) -> tuple:
+    """(percent, texts), languages x tokenizers: each row's round-trip rate in percent and as the
+    table rounds it, `skipped` written where the row was not measured."""
+    frame = results.to_frame()
+    ok = frame["status"].eq("ok")
+    text = [fmt_rate_percent(None if math.isnan(v) else v).rstrip("%") for v in frame["roundtrip_rate"].tolist()]
+    frame = frame.assign(percent=(100 * frame["roundtrip_rate"]).where(ok), text=text)
+    frame = frame.assign(text=frame["text"].where(ok, skipped))
+    return language_grid(frame, "percent", "text", languages, tokenizers)
+
+
 def _premium_lossy(reference: str):
     """lossy_lines for premiums: a premium divides by the reference's count, so changed text on
     either side changes it (as the premium table marks it)."""
@@ -160,9 +180,7 @@ def _cost_values(results: Results, languages: list[str], tokenizers: list[str], 
     frame = frame[frame["status"].eq("ok") & frame[value].notna()]
     frame = frame.assign(lossy=lossy(frame), text=[fmt(v) for v in frame[value].tolist()])
     frame = frame.assign(text=frame["text"].where(~frame["lossy"], frame["text"] + f" {LOSSY_MARK}"))
-    grid = frame.pivot(index="language", columns="tokenizer", values=[value, "text"])
-    values = grid[value].reindex(index=languages, columns=tokenizers).to_numpy(dtype=float)
-    texts = grid["text"].reindex(index=languages, columns=tokenizers).fillna("").to_numpy(dtype=object)
+    values, texts = language_grid(frame, value, "text", languages, tokenizers)
     shown = frame["language"].isin(languages) & frame["tokenizer"].isin(tokenizers)
     return values, texts, bool(frame["lossy"][shown].any())
 
@@ -216,14 +234,7 @@ def roundtrip_by_language(results: Results):
     languages = ordered_languages(results)
     if not tokenizers or not languages:
         return None
-    frame = results.to_frame()
-    ok = frame["status"].eq("ok")
-    text = [fmt_rate_percent(None if math.isnan(v) else v).rstrip("%") for v in frame["roundtrip_rate"].tolist()]
-    frame = frame.assign(percent=(100 * frame["roundtrip_rate"]).where(ok), text=text)
-    frame = frame.assign(text=frame["text"].where(ok, "\u2013"))
-    grid = frame.pivot(index="language", columns="tokenizer", values=["percent", "text"])
-    values = grid["percent"].reindex(index=languages, columns=tokenizers).to_numpy(dtype=float)
-    texts = grid["text"].reindex(index=languages, columns=tokenizers).fillna("").to_numpy(dtype=object)
+    values, texts = roundtrip_cells(results, languages, tokenizers, skipped="\u2013")
     bands = ROUNDTRIP_BANDS
     norm = BoundaryNorm([low for _, low, _ in bands] + [bands[-1][2]], len(bands))
     cmap = ListedColormap(sns.color_palette("RdYlGn", len(bands), as_cmap=False))

@@ -28,7 +28,6 @@ from benchmark.report import many_languages
 from benchmark.report.model_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
-    fmt_rate_percent,
     has_many_languages,
     language_label,
     language_name,
@@ -310,7 +309,6 @@ def plot_train_seconds(results: Results):
 
 def plot_roundtrip(results: Results):
     import numpy as np
-    import pandas as pd
     import seaborn as sns
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
@@ -320,14 +318,9 @@ def plot_roundtrip(results: Results):
     languages = ordered_languages(results)
     if not tokenizers or not languages:
         return None
-    frame = results.to_frame()
-    ok, rate = frame["status"].eq("ok"), frame["roundtrip_rate"]
     # The cell as the table shows it, "skipped" where the row was, blank where it has no rate.
-    text = [fmt_rate_percent(None if math.isnan(value) else value).rstrip("%") for value in rate.tolist()]
-    frame = frame.assign(percent=(100 * rate).where(ok), text=pd.Series(text, index=frame.index).where(ok, "skipped"))
-    grid = frame.pivot(index="tokenizer", columns="language", values=["percent", "text"]).reindex(index=tokenizers)
-    values = grid["percent"].reindex(columns=languages).to_numpy(dtype=float)
-    annotations = grid["text"].reindex(columns=languages).fillna("").to_numpy(dtype=object)
+    values, annotations = (cells.T for cells in many_languages.roundtrip_cells(results, languages, tokenizers,
+                                                                              skipped="skipped"))
     fig = new_figure(10, 1.8 + 0.34 * len(tokenizers))
     ax = fig.add_subplot()
     ax.set_facecolor("0.93")  # skipped cells show the background
