@@ -156,7 +156,7 @@ def _timed_languages_text(plan: Plan) -> str:
 def _timing_settings(config: RunConfig, plan: Plan) -> TimingSettings:
     return TimingSettings(
         repeats=config.repeats,
-        n_timed_sentences={code: len(plan.timed_texts[code]) for code in plan.languages if code in plan.timed_texts},
+        n_timed_sentences={code: len(texts) for code, texts in plan.timed_texts.items()},
         timed_sample=(f"at most {TIMED_SENTENCES} of the measured sentences, evenly spread over them, and at most "
                       f"{TIMED_BYTES:,} bytes of them" + _timed_languages_text(plan)),
         n_warm_up_sentences={code: len(plan.warm_texts[code]) for code in plan.languages},

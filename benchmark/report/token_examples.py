@@ -31,12 +31,12 @@ CSS = """
 """
 
 
-def html_languages(results: Results) -> list[str]:
-    """The languages shown as text: those the PNG leaves out, one per script first (in run order),
-    then the next in run order, MAX_HTML_LANGUAGES at most."""
+def html_languages(results: Results, left_out: list[str] | None = None) -> list[str]:
+    """The languages shown as text: those the PNG leaves out (`left_out`, if the caller has them),
+    one per script first (in run order), then the next in run order, MAX_HTML_LANGUAGES at most."""
     scripts = results.record.language_scripts
-    return one_per_script(png_leaves_out(results), MAX_HTML_LANGUAGES,
-                          script=lambda code: scripts.get(code) or script_of(code))
+    left_out = png_leaves_out(results) if left_out is None else left_out
+    return one_per_script(left_out, MAX_HTML_LANGUAGES, script=lambda code: scripts.get(code) or script_of(code))
 
 
 def _token(text: str) -> str:
@@ -48,12 +48,12 @@ def _token(text: str) -> str:
 
 def token_examples_html(results: Results) -> str:
     """The blocks, or "" when every example language is in the PNG."""
-    languages = html_languages(results)
+    left_out = png_leaves_out(results)
+    languages = html_languages(results, left_out)
     tokenizers = example_tokenizers(results)
     if not languages or not tokenizers:
         return ""
     esc = html.escape
-    left_out = png_leaves_out(results)
     more = len(left_out) - len(languages)
     intro = ("The sentence as text, for the languages the figure above cannot draw (right-to-left scripts and "
              "scripts whose letters join or combine): each token on its own background, in the language's own "
