@@ -18,9 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 COMMAND = ["run", "--max-sentences", "80", "--vocab-sizes", "1024,2048", "--repeats", "1", "--no-plots",
            "--tokenizers", "bpe/*,tiktoken/*,llama/*,mistral/tekken,hf/bpe-*"]
 
-if __name__ == "__main__":
+def run_fixture(command: list[str], name: str) -> None:
+    """Run `python -m benchmark <command>` in a scratch folder and keep its results.json here as `name`."""
     with tempfile.TemporaryDirectory() as scratch:
         out, cache = Path(scratch) / "reports", Path(scratch) / "cache"
-        subprocess.run([sys.executable, "-m", "benchmark", *COMMAND, "--output", str(out), "--cache-dir", str(cache)],
+        subprocess.run([sys.executable, "-m", "benchmark", *command, "--output", str(out), "--cache-dir", str(cache)],
                        cwd=ROOT, check=True)
-        shutil.copyfile(out / "results.json", Path(__file__).parent / "results_mixes.json")
+        shutil.copyfile(out / "results.json", Path(__file__).parent / name)
+
+
+if __name__ == "__main__":
+    run_fixture(COMMAND, "results_mixes.json")
