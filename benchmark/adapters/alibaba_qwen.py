@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.vendor_files import VendorFile, read_vendor_file
-from benchmark.errors import BenchmarkError
+from benchmark.adapters.vendor_files import VendorFile, pick_vendor_file, read_vendor_file
 
 FAMILY = "qwen"
 # dashscope/tokenizers/qwen_tokenizer.py, PAT_STR (a test checks it against the package's): Llama 3's
@@ -40,10 +39,7 @@ NAMES = tuple(FILES)
 
 
 def vendor_file(name: str) -> VendorFile:
-    try:
-        return FILES[name]
-    except KeyError:
-        raise BenchmarkError(f"unknown Qwen vocabulary {name!r}; known: {', '.join(NAMES)}") from None
+    return pick_vendor_file(FILES, name, "Qwen")
 
 
 def rank_vocabulary(name: str = "qwen") -> RankVocabulary:

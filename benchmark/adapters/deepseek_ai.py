@@ -20,8 +20,7 @@ its folder.
 from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
-from benchmark.adapters.vendor_files import VendorFile, read_vendor_file, source_info
-from benchmark.errors import BenchmarkError
+from benchmark.adapters.vendor_files import VendorFile, pick_vendor_file, read_vendor_file, source_info
 
 FAMILY = "deepseek"
 FILES: dict[str, VendorFile] = {
@@ -37,10 +36,7 @@ NAMES = tuple(FILES)
 
 
 def vendor_file(name: str) -> VendorFile:
-    try:
-        return FILES[name]
-    except KeyError:
-        raise BenchmarkError(f"unknown DeepSeek vocabulary {name!r}; known: {', '.join(NAMES)}") from None
+    return pick_vendor_file(FILES, name, "DeepSeek")
 
 
 def tokenizer_json(name: str = "v4") -> str:

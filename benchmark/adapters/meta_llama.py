@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.vendor_files import VENDOR_GITHUB, VendorFile, read_vendor_file
-from benchmark.errors import BenchmarkError
+from benchmark.adapters.vendor_files import VENDOR_GITHUB, VendorFile, pick_vendor_file, read_vendor_file
 
 FAMILY = "llama"
 PACKAGE, VERSION = "llama-models", "0.3.0"
@@ -40,10 +39,7 @@ NAMES = tuple(FILES)
 
 
 def vendor_file(name: str) -> VendorFile:
-    try:
-        return FILES[name]
-    except KeyError:
-        raise BenchmarkError(f"unknown Llama vocabulary {name!r}; known: {', '.join(NAMES)}") from None
+    return pick_vendor_file(FILES, name, "Llama")
 
 
 def rank_vocabulary(name: str) -> RankVocabulary:

@@ -28,7 +28,7 @@ import json
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.vendor_files import VENDOR_GITHUB, VendorFile, read_vendor_file, source_info
+from benchmark.adapters.vendor_files import VENDOR_GITHUB, VendorFile, pick_vendor_file, read_vendor_file, source_info
 from benchmark.errors import BenchmarkError
 
 FAMILY = "mistral"
@@ -50,10 +50,7 @@ SENTENCEPIECE_NOTES = {
 
 
 def vendor_file(name: str) -> VendorFile:
-    try:
-        return FILES[name]
-    except KeyError:
-        raise BenchmarkError(f"unknown Mistral vocabulary {name!r}; known: {', '.join(NAMES)}") from None
+    return pick_vendor_file(FILES, name, "Mistral")
 
 
 def rank_vocabulary(name: str = "tekken") -> RankVocabulary:

@@ -43,6 +43,14 @@ class VendorFile:
         return f"pip install {self.package}=={self.version}"
 
 
+def pick_vendor_file(files: dict[str, VendorFile], name: str, vendor: str) -> VendorFile:
+    """`files[name]`, or the one-line error naming the vendor's known vocabularies."""
+    try:
+        return files[name]
+    except KeyError:
+        raise BenchmarkError(f"unknown {vendor} vocabulary {name!r}; known: {', '.join(files)}") from None
+
+
 def read_vendor_file(vendor_file: VendorFile) -> bytes:
     """The file's bytes (decompressed if gzipped), or a BenchmarkError if missing or altered."""
     from benchmark.bpe.openai_ranks import package_folder
