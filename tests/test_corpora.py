@@ -191,7 +191,7 @@ def test_old_mac_line_endings_and_a_byte_order_mark_inside_are_named(tmp_path):
 
 
 def test_english_is_the_default_reference_in_any_case(tmp_path):
-    from benchmark.plan import resolve_languages
+    from benchmark.measure.plan import resolve_languages
 
     write(tmp_path / "ENG.txt", "one\ntwo\n")
     write(tmp_path / "jpn.txt", "一\n二\n")

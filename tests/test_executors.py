@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark import executors
-from benchmark.executors import (
+from benchmark.measure import executors
+from benchmark.measure.executors import (
     CountTask,
     count_tasks,
     make_executor,
@@ -25,9 +25,9 @@ from benchmark.executors import (
     merged_vocabulary,
     run_count_task,
 )
-from benchmark.plan import RunConfig, plan_run
-from benchmark.results import ROW_FIELDS, TIMING_FIELDS
-from benchmark.run import run_benchmark
+from benchmark.measure.plan import RunConfig, plan_run
+from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
+from benchmark.measure.run import run_benchmark
 
 DATA = Path(__file__).parent / "data"
 TOKENIZERS = ("bpe/*", "sentencepiece/*", "hf/*", "tiktoken/*")
@@ -63,7 +63,7 @@ def test_worker_processes_count_exactly_what_one_process_counts(config, serial, 
 def test_tasks_split_a_long_text_and_merge_back_in_order(serial):
     from benchmark.adapters import PRETRAINED
 
-    from benchmark.segmenters import segment_language
+    from benchmark.words.segmenters import segment_language
 
     adapter = PRETRAINED["tiktoken/cl100k_base"]()
     texts = {"a": [f"sentence {i}" for i in range(25)], "b": ["x"] * 3, "c": [f"{i} y" for i in range(9)]}

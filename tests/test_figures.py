@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.plan import RunConfig, plan_run
-from benchmark.results import Results, load_results, save_results, summaries_csv
-from benchmark.run import run_benchmark
+from benchmark.measure.plan import RunConfig, plan_run
+from benchmark.results.rows import Results, load_results, save_results, summaries_csv
+from benchmark.measure.run import run_benchmark
 
 LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn")
 
@@ -74,7 +74,7 @@ def test_a_results_file_from_before_the_word_figures_reads_them_blank(tmp_path):
     from pathlib import Path
 
     from benchmark.errors import BenchmarkError
-    from benchmark.results import ADDED_ROW_FIELDS
+    from benchmark.results.rows import ADDED_ROW_FIELDS
 
     fixture = Path(__file__).parent / "data" / "results_fixture.json"
     raw = json.loads(fixture.read_text(encoding="utf-8"))

@@ -148,7 +148,7 @@ def test_what_a_user_types_becomes_a_code():
 
 
 def test_a_run_takes_the_six_unless_told_and_resolves_what_it_is_told(tmp_path):
-    from benchmark.plan import RunConfig, plan_run
+    from benchmark.measure.plan import RunConfig, plan_run
 
     def plan(**options):
         return plan_run(RunConfig(tokenizers=("tiktoken/cl100k_base",), cache_dir=tmp_path, max_sentences=3, **options))
@@ -167,7 +167,7 @@ def test_a_run_takes_the_six_unless_told_and_resolves_what_it_is_told(tmp_path):
 @pytest.mark.slow
 def test_all_languages_train_on_equal_capped_shares_and_the_plan_says_so(tmp_path):
     # One run of all 204 (its texts read, ~4 s); the cap leaves the default run's training whole.
-    from benchmark.plan import MAX_TRAINING_LINES, RunConfig, plan_run
+    from benchmark.measure.plan import MAX_TRAINING_LINES, RunConfig, plan_run
 
     plan = plan_run(RunConfig(languages=("all",), tokenizers=("bpe/*",), vocab_sizes=(300,), cache_dir=tmp_path))
     assert plan.languages == plan.train_languages == bundled_languages()

@@ -21,7 +21,7 @@ from benchmark.adapters import load_tokenizer_file
 from benchmark.bpe import ByteLevelBPE
 from benchmark.corpora import list_corpus_languages, load_corpus
 from benchmark.errors import BenchmarkError
-from benchmark.results import load_results
+from benchmark.results.rows import load_results
 
 DATA = Path(__file__).parent / "data"
 FIXTURE = DATA / "results_fixture.json"

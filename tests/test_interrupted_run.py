@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmark.results import load_results
+from benchmark.results.rows import load_results
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"

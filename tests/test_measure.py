@@ -7,8 +7,8 @@ from typing import Sequence
 import pytest
 
 from benchmark.adapters import Adapter, Skipped
-from benchmark.measure import Counts, build_row, choose_example_line, count_texts, skipped_row, time_language
-from benchmark.timing import measure_throughput
+from benchmark.measure.counting import Counts, build_row, choose_example_line, count_texts, skipped_row, time_language
+from benchmark.measure.timing import measure_throughput
 
 
 class WordAdapter(Adapter):
@@ -160,7 +160,7 @@ def test_the_yardstick_is_timed_back_to_back_on_alternating_sides():
 
 
 def test_encoder_and_yardstick_take_turns_chunk_by_chunk(monkeypatch):
-    from benchmark import timing
+    from benchmark.measure import timing
 
     monkeypatch.setattr(timing, "YARDSTICK_CHUNK_TEXTS", 2)
     calls: list[str] = []
@@ -240,7 +240,7 @@ def test_the_yardstick_is_not_charged_for_freeing_its_output():
 
 
 def test_word_figures_of_a_row_checked_by_hand():
-    from benchmark.segmenters import segment_language
+    from benchmark.words.segmenters import segment_language
 
     adapter = WordAdapter(["the", "cat", "sat", "cat's", "mat"])
     texts = ["the cat sat", "the cat's mat ."]  # "." is a token (unknown) but no word
@@ -263,7 +263,7 @@ def test_word_figures_of_a_row_checked_by_hand():
 
 def test_a_byte_level_tokenizer_continues_words_and_counts_partial_characters():
     from benchmark.adapters import PRETRAINED
-    from benchmark.segmenters import segment_language
+    from benchmark.words.segmenters import segment_language
 
     cl100k = PRETRAINED["tiktoken/cl100k_base"]()
     english = ["Once upon a time in Tokyo"]

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from benchmark import metrics
+from benchmark.measure import metrics
 
 
 def test_ratios_on_a_tiny_corpus():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from benchmark.errors import BenchmarkError
-from benchmark.mixes import BUILT_IN, parse_mix
-from benchmark.plan import RunConfig, plan_run, plan_training
-from benchmark.run import run_benchmark
+from benchmark.corpora.mixes import BUILT_IN, parse_mix
+from benchmark.measure.plan import RunConfig, plan_run, plan_training
+from benchmark.measure.run import run_benchmark
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.errors import BenchmarkError
-from benchmark.plan import RunConfig, match_languages, plan_run, plan_training
+from benchmark.measure.plan import RunConfig, match_languages, plan_run, plan_training
 
 DATA = Path(__file__).parent / "data"
 
@@ -77,7 +77,7 @@ def test_reference_must_exist_and_is_always_measured(tmp_path):
 
 
 def test_throughput_is_timed_on_a_bounded_sample_spread_over_the_text():
-    from benchmark.plan import TIMED_SENTENCES, timed_sample
+    from benchmark.measure.plan import TIMED_SENTENCES, timed_sample
 
     texts = [f"line {i}" for i in range(1012)]
     sample = timed_sample(texts)
@@ -90,7 +90,7 @@ def test_throughput_is_timed_on_a_bounded_sample_spread_over_the_text():
 
 def test_past_the_cap_the_reference_and_one_language_per_script_are_timed(tmp_path):
     from benchmark.corpora import BUNDLED_CORPUS_DIR, bundled_languages, script_of
-    from benchmark.plan import MAX_TIMED_LANGUAGES, timed_languages
+    from benchmark.measure.plan import MAX_TIMED_LANGUAGES, timed_languages
 
     few = ["eng_Latn", "hin_Deva", "spa_Latn"]
     assert timed_languages(few, "eng_Latn") == few  # under the cap: every one

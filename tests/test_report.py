@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import quickjs
 
-from benchmark.output import publish_report as write_reports
+from benchmark.report.publish import publish_report as write_reports
 from benchmark.report import analysis, catalogue
 from benchmark.report import plots as plots_module
 from benchmark.report import style as style_module
@@ -28,8 +28,8 @@ from benchmark.report.findings import compute_findings
 from benchmark.report.html import SORT_SCRIPT
 from benchmark.report.naming import LOSSLESS_SHARE, language_label, reference_language
 from benchmark.report.tables import all_rows_table, throughput_table, tokens_per_sentence_table
-from benchmark.record import TimingSettings
-from benchmark.results import ROW_FIELDS, Results, load_results
+from benchmark.results.record import TimingSettings
+from benchmark.results.rows import ROW_FIELDS, Results, load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
 PLOT_NAMES = (

@@ -17,7 +17,7 @@ from benchmark.report.findings import compute_findings
 from benchmark.report.model_tables import cheapest_table, fairness_table, mix_table, word_tables
 from benchmark.report.naming import language_label
 from benchmark.report.sections import report_sections
-from benchmark.results import load_results
+from benchmark.results.rows import load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_mixes.json"
 OLD_FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchmark.results import ROW_FIELDS, ResultRow, Results, load_results
+from benchmark.results.rows import ROW_FIELDS, ResultRow, Results, load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
 FLOAT_FIELDS = [f.name for f in dataclasses.fields(ResultRow) if f.type == "float | None"]

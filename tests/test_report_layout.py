@@ -26,8 +26,9 @@ def report_imports(source: str) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "benchmark.report":
-                found.update(alias.name for alias in node.names)
+            if node.module == "benchmark.report":  # a submodule, or a name of the package itself
+                found.update(alias.name if (PACKAGE / f"{alias.name}.py").exists() else ORCHESTRATOR
+                             for alias in node.names)
             elif node.module.startswith("benchmark.report."):
                 found.add(node.module.removeprefix("benchmark.report."))
         elif isinstance(node, ast.Import):

@@ -19,7 +19,7 @@ from benchmark.report.catalogue import PLOTS, caption_of
 from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import MANY_LANGUAGES, has_many_languages, language_label, ordered_languages
 from benchmark.report.style import plot_style
-from benchmark.results import load_results
+from benchmark.results.rows import load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_many.json"
 SIX_LANGUAGES = Path(__file__).parent / "data" / "results_mixes.json"

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from benchmark.cli import main
+from benchmark.cli.parser import main
 from benchmark.corpora import load_flores
 from benchmark.errors import BenchmarkError
 from benchmark.reproduce import petrov2023, render, reproduce

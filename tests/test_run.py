@@ -5,11 +5,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from benchmark import run as run_module
+from benchmark.measure import run as run_module
 from benchmark.adapters import Adapter
-from benchmark.plan import RunConfig, plan_run
-from benchmark.results import ROW_FIELDS, TIMING_FIELDS
-from benchmark.run import run_benchmark
+from benchmark.measure.plan import RunConfig, plan_run
+from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
+from benchmark.measure.run import run_benchmark
 
 DATA = Path(__file__).parent / "data"
 
@@ -71,7 +71,7 @@ def test_the_record_names_this_suite_version(tmp_path, monkeypatch):
                           capture_output=True, text=True)
     assert suite.git_commit == (head.stdout.strip() if head.returncode == 0 else None)
     # Outside a repository (an installed copy): None, no error.
-    from benchmark.describe import git_commit
+    from benchmark.measure.describe import git_commit
 
     assert git_commit(tmp_path) is None
     monkeypatch.setenv("PATH", str(tmp_path))  # no git at all

@@ -178,7 +178,7 @@ def test_check_refuses_a_baseline_of_other_files(tmp_path):
     with pytest.raises(BenchmarkError, match=r"other corpus_checksums than this check \(the files differ \(dev/eng_Latn"):
         run_speed(options, out=io.StringIO())
     # Through the CLI: one line, exit 2.
-    from benchmark.cli import main
+    from benchmark.cli.parser import main
 
     assert main(["speed", "--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK_ARGV]) == 2
 
@@ -199,7 +199,7 @@ def test_real_quick_run_passes_and_fails_against_extreme_baselines(tmp_path):
 
 
 def test_update_baseline_writes_measured_ratios(tmp_path, monkeypatch, capsys):
-    from benchmark.cli import main
+    from benchmark.cli.parser import main
 
     path = tmp_path / "new.json"
     # Through the CLI, so that its options reach SpeedOptions ("30%" is a share of 0.3).
@@ -246,7 +246,7 @@ def test_command_exit_status_in_a_subprocess(tmp_path):
 
 
 def test_help_renders(capsys):
-    from benchmark.cli import main
+    from benchmark.cli.parser import main
 
     with pytest.raises(SystemExit) as exit_info:
         main(["speed", "--help"])
@@ -272,7 +272,7 @@ def test_contradictory_options_are_refused_in_one_line(options, message):
 
 
 def test_contradictory_options_through_the_cli_exit_2_before_measuring(capsys):
-    from benchmark.cli import main
+    from benchmark.cli.parser import main
 
     assert main(["speed", "--training", "--check"]) == 2
     captured = capsys.readouterr()
@@ -406,7 +406,7 @@ def test_the_figure_mean_is_not_judged_on_fewer_than_three_languages(tmp_path, m
 def test_the_parity_figure_times_both_trainers_and_counts_their_tokens(capsys):
     from benchmark.bpe import ByteLevelBPE, count_pretokens
     from benchmark.bpe.parity import train_parity_merges
-    from benchmark.mixes import BUILT_IN
+    from benchmark.corpora.mixes import BUILT_IN
     from benchmark.speed.parity import compare_parity_training, format_parity
     from benchmark.speed.ratios import load_texts
 

@@ -24,7 +24,7 @@ from benchmark.adapters import alibaba_qwen, deepseek_ai, meta_llama, mistral_ai
 from benchmark.adapters.registry import pretrained_file
 from benchmark.adapters.vendor_files import VendorFile
 from benchmark.bpe import openai_ranks
-from benchmark.cli import main
+from benchmark.cli.parser import main
 from benchmark.errors import BenchmarkError
 
 VENDOR_IDS = list(VENDOR_ENCODERS)
@@ -250,8 +250,8 @@ def test_encode_shows_them(capsys):
 
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
-    from benchmark.plan import RunConfig, plan_run
-    from benchmark.run import run_benchmark
+    from benchmark.measure.plan import RunConfig, plan_run
+    from benchmark.measure.run import run_benchmark
 
     config = RunConfig(languages=("eng_Latn", "kor_Hang"), max_sentences=40, repeats=1,
                        tokenizers=("llama/*", "mistral/*", "qwen/*", "deepseek/*"),
@@ -260,8 +260,8 @@ def small_run(tmp_path_factory):
 
 
 def test_the_record_names_each_files_package_version_and_hash(small_run, tmp_path):
-    from benchmark.record import SourceInfo
-    from benchmark.results import load_results, save_results
+    from benchmark.results.record import SourceInfo
+    from benchmark.results.rows import load_results, save_results
 
     _, results = small_run
     assert [row.status for row in results.rows] == ["ok"] * len(VENDOR_IDS) * 2
@@ -280,7 +280,7 @@ def test_the_record_names_each_files_package_version_and_hash(small_run, tmp_pat
 
 
 def test_a_results_file_without_sources_reads_with_none():
-    from benchmark.results import load_results
+    from benchmark.results.rows import load_results
 
     fixture = Path(__file__).parent / "data" / "results_fixture.json"  # made before sources were recorded
     loaded = load_results(fixture)
@@ -288,10 +288,10 @@ def test_a_results_file_without_sources_reads_with_none():
 
 
 def test_fresh_worker_processes_count_them_as_this_process_does(small_run, monkeypatch):
-    from benchmark import executors
-    from benchmark.plan import plan_run
-    from benchmark.results import ROW_FIELDS, TIMING_FIELDS
-    from benchmark.run import run_benchmark
+    from benchmark.measure import executors
+    from benchmark.measure.plan import plan_run
+    from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
+    from benchmark.measure.run import run_benchmark
 
     config, serial = small_run
     monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)  # workers build each one from its recipe

@@ -1,4 +1,4 @@
-"""Words: UAX #29 boundaries (benchmark.words) and the segmenter each language gets (benchmark.segmenters).
+"""Words: UAX #29 boundaries (benchmark.words.uax29) and the segmenter each language gets (benchmark.words.segmenters).
 
 The UAX #29 segmenter is checked against uniseg (a conforming implementation, in the test extra)
 on awkward strings, on random text from the characters every rule is about, and on every line of
@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmark import segmenters, words
+from benchmark.words import segmenters
+
+from benchmark.words import uax29 as words
 
 DEVTEST = Path(__file__).resolve().parents[1] / "corpora" / "flores200" / "devtest"
 
@@ -150,7 +152,7 @@ def test_a_missing_segmenter_is_a_note_naming_the_extra(monkeypatch):
 
 
 def test_words_are_found_in_order_where_a_segmenter_changes_the_text():
-    from benchmark.segmenters_extra import spans_in_order, spans_of_pieces
+    from benchmark.words.segmenters_extra import spans_in_order, spans_of_pieces
 
     assert spans_in_order("a/b a", ["a", "b", "a"]) == [(0, 1), (2, 3), (4, 5)]
     assert spans_in_order("abc", ["x", "bc"]) == [(1, 3)]  # a piece not in the text is left out
@@ -171,7 +173,7 @@ def test_a_segmenter_that_raises_costs_its_language_the_word_figures_only(monkey
 
 def test_languages_segmented_in_slices_on_workers_equal_one_pass_each():
     from benchmark.corpora import load_flores
-    from benchmark.executors import make_executor
+    from benchmark.measure.executors import make_executor
 
     corpus = load_flores(languages=["eng_Latn", "jpn_Jpan", "kor_Hang"])
     texts = {code: corpus.lines("devtest", code)[:300] for code in corpus.languages}

@@ -4,7 +4,7 @@ The contract is plain text: `encode` takes a sentence and returns ids with no BO
 special-token parsing and no truncation, so every library is counted the same way. `decode`
 returns text (lossy where the tokenizer normalises: that is what `roundtrip_rate` measures).
 `encode_with_spans` gives the same ids and where each token lies in the sentence's UTF-8 bytes,
-which the whole-word figures align with the words (benchmark.segmenters).
+which the whole-word figures align with the words (benchmark.words.segmenters).
 
 Each adapter records `settings` in the HF style of named stages (normalizer, pre_tokenizer,
 model, decoder) so a reader of results.json can see *why* two tokenizers count differently.
@@ -22,7 +22,7 @@ from benchmark.adapters.cache import text_digest
 from benchmark.errors import BenchmarkError
 
 if TYPE_CHECKING:
-    from benchmark.record import SourceInfo
+    from benchmark.results.record import SourceInfo
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Our `ByteLevelBPE` behind the adapter interface: trained sweeps, one per training mix
-(benchmark/mixes.py), and user model files.
+(benchmark/corpora/mixes.py), and user model files.
 
 The sweep trains once, to the largest size, and cuts the merge list for each smaller size (BPE
 merges are a prefix); `train_seconds` of a size is the time that one run took to reach it. A
@@ -20,7 +20,7 @@ from benchmark.adapters.cache import TrainingCache
 
 if TYPE_CHECKING:
     from benchmark.adapters.base import TrainingText
-    from benchmark.mixes import TrainingMix
+    from benchmark.corpora.mixes import TrainingMix
 
 FAMILY = "bpe"
 MIN_FREQUENCY = 2

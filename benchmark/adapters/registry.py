@@ -6,7 +6,7 @@
   `llama/llama3`, `llama/llama4`, `mistral/tekken`, `mistral/sp-v1`, `mistral/sp-v7`, `qwen/qwen`,
   `deepseek/v4`.
 - Trained families learn from the training text at every size of the sweep: our BPE in each
-  training mix (`bpe/balanced-{size}`, `bpe/parity-{size}`, ...; benchmark/mixes.py),
+  training mix (`bpe/balanced-{size}`, `bpe/parity-{size}`, ...; benchmark/corpora/mixes.py),
   `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`.
 - A user's file (`--tokenizer-file`) has the id `file/<file name>` (see user_files.py).
 
@@ -25,7 +25,7 @@ from benchmark.adapters.base import Adapter, Failed, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.vendor_files import VendorFile
 from benchmark.errors import BenchmarkError, one_line
-from benchmark.mixes import BUILT_IN, TrainingMix
+from benchmark.corpora.mixes import BUILT_IN, TrainingMix
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
 

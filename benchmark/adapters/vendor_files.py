@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from benchmark.errors import BenchmarkError
-from benchmark.record import SourceInfo
+from benchmark.results.record import SourceInfo
 
 # How the bytes are tied to the vendor: checked against the vendor's own repository, or only
 # through records kept by others of the vendor's Hugging Face files.

@@ -3,7 +3,7 @@
     write_reports(results, Path("reports"))
 
 writes `results.csv`, `README.md` (findings first), `index.html` (one self-contained page) and
-`plots/*.png` + `plots/*.svg` into a folder; `results.json` is the run's (benchmark.output puts
+`plots/*.png` + `plots/*.svg` into a folder; `results.json` is the run's (benchmark.report.publish puts
 the two together). This package is the only place pandas, seaborn and matplotlib are imported,
 and only when a report is written.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmark.fileio import atomic_write_bytes, atomic_write_text
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 __all__ = ["write_reports"]
 
@@ -38,7 +38,7 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
     from benchmark.report.html import render_html
     from benchmark.report.markdown import render_markdown
     from benchmark.report.tables import results_csv
-    from benchmark.results import summaries_csv
+    from benchmark.results.rows import summaries_csv
 
     output_dir = Path(output_dir)
     rendered = []

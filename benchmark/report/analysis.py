@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from benchmark.adapters.families import families_of_kind, family_rank
 from benchmark.report.naming import LOSSLESS_SHARE, ordered_languages, reference_language, tokenizer_sort_key
-from benchmark.results import ResultRow, Results
+from benchmark.results.rows import ResultRow, Results
 
 # The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
 OPENAI_FAMILIES = ("tiktoken", "bpe_openai")

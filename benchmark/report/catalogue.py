@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from benchmark.report.analysis import has_yardstick_ratios
 from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import has_many_languages, join_words, language_label
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 @dataclass(frozen=True)

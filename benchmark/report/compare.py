@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from benchmark.adapters.families import FAMILY_BY_NAME, family_rank
 from benchmark.report.analysis import is_lossy, row_index
 from benchmark.report.naming import ordered_languages, reference_language, tokenizer_sort_key
-from benchmark.results import ResultRow, Results, TokenizerSummary
+from benchmark.results.rows import ResultRow, Results, TokenizerSummary
 
 MIX_PREFIX = "bpe-"  # our BPE's families, one per training mix: bpe-balanced, bpe-parity, ...
 BUILT_IN_MIX_ORDER = ("bpe-english-only", "bpe-english-heavy", "bpe-balanced", "bpe-parity")

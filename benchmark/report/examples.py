@@ -17,7 +17,7 @@ import re
 
 from benchmark.report.analysis import headline_tokenizers
 from benchmark.report.naming import ordered_languages
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 MAX_PNG_LANGUAGES = 6  # the reference and the first five others: a PNG of about a screen and a half
 # ISO 15924 scripts matplotlib draws correctly with the plots' fonts (DejaVu Sans, Noto Sans CJK):

@@ -33,7 +33,7 @@ from benchmark.report.naming import (
     ordered_languages,
     reference_language,
 )
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 def compute_findings(results: Results) -> list[str]:

@@ -18,7 +18,7 @@ from benchmark.report.sections import report_sections
 from benchmark.report.tables import SKIPPED, Table, all_rows_table
 from benchmark.report.token_examples import CSS as TOKEN_CSS
 from benchmark.report.token_examples import token_examples_html
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 CSS = """
 :root { --ink: #1d232a; --muted: #5b6570; --line: #d9dee3; --band: #f5f7f9; --accent: #2563a8; }

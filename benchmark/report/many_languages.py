@@ -43,7 +43,7 @@ from benchmark.report.style import (
     plain_log_ticks,
     tokenizer_colours,
 )
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 MAX_ROWS_PER_PANEL = 105  # about 19 inches: a tall figure, but at its size on the page
 ROW_IN = 0.16  # one language's row: room for a 7-point label

@@ -10,7 +10,7 @@ from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.sections import report_sections
 from benchmark.report.tables import Table
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 def _escape_markdown(text: str) -> str:

@@ -13,7 +13,7 @@ from benchmark.report.naming import (
     ordered_languages,
     reference_language,
 )
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 def run_summary(results: Results) -> str:

@@ -11,7 +11,7 @@ from benchmark.report.analysis import is_lossy, openai_pair, row_index
 from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, production_tokenizers, summaries
 from benchmark.report.naming import language_label, language_name, ordered_languages, reference_language
 from benchmark.report.style import new_figure, text_colour, tokenizer_colours
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 DOT_PLOT_LANGUAGES = 24  # up to this many languages a dot per model; past it a heatmap
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "h", "<", ">", "p")

@@ -35,7 +35,7 @@ from benchmark.report.tables import (
     premium_table,
     tokens_per_sentence_table,
 )
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 def production_cost_table(results: Results) -> Table:

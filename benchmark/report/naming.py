@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Sequence
 
 from benchmark.adapters.families import family_rank
-from benchmark.results import ResultRow, Results
+from benchmark.results.rows import ResultRow, Results
 
 # Below this share of exact round trips, a tokenizer's count is of text it changed (spaces dropped,
 # words turned into [UNK]): the findings leave it out, the plots hatch it, the tables mark it.

@@ -47,7 +47,7 @@ from benchmark.report.style import (
     tokenizer_colours,
 )
 from benchmark.report.token_boundaries import plot_token_boundaries
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 def _two_line_label(results: Results, code: str) -> str:

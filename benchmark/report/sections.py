@@ -28,7 +28,7 @@ from benchmark.report.tables import (
     tokenizer_table,
     tokens_per_sentence_table,
 )
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Iterator
 
 from benchmark.report.naming import ordered_languages, ordered_tokenizers
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 # The OpenAI vocabularies are the baseline everyone knows: neutral greys, o200k the darkest. Each
 # trained family gets its own hue.

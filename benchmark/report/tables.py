@@ -40,7 +40,7 @@ from benchmark.report.naming import (
     skip_reason,
     tokenizer_sort_key,
 )
-from benchmark.results import ROW_FIELDS, Results
+from benchmark.results.rows import ROW_FIELDS, Results
 
 SKIPPED = "skipped"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from benchmark.report.examples import example_languages, example_tokenizers, png_languages, visible_token
 from benchmark.report.naming import language_label
 from benchmark.report.style import new_figure, text_colour, tokenizer_colours
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 
 def plot_token_boundaries(results: Results):

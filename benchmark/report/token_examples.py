@@ -14,7 +14,7 @@ import html
 from benchmark.corpora import one_per_script, script_of
 from benchmark.report.examples import example_tokenizers, is_bytes_token, is_right_to_left, lang_tag, png_leaves_out
 from benchmark.report.naming import language_label
-from benchmark.results import Results
+from benchmark.results.rows import Results
 
 MAX_HTML_LANGUAGES = 30  # FLORES-200 has 29 scripts: each can show one language
 

@@ -1,6 +1,6 @@
 """The committed baseline of the speed ratios, and the check against it.
 
-`benchmark/speed_baseline.json` holds one ratio per language and figure (ratios.py), the tolerance
+`benchmark/speed/baseline.json` holds one ratio per language and figure (ratios.py), the tolerance
 and what identifies the measured text. A check measures the ratios again and judges two things:
 
 - each ratio against its baseline: worse by more than the tolerance (25%) is a regression;
@@ -24,9 +24,9 @@ from typing import Any, Sequence
 
 from benchmark.errors import BenchmarkError
 from benchmark.speed.ratios import ENCODING, SPEED_REPEATS, TEXT_KEYS, RatioRow
-from benchmark.timing import machine_info
+from benchmark.measure.timing import machine_info
 
-DEFAULT_BASELINE = Path(__file__).resolve().parents[1] / "speed_baseline.json"
+DEFAULT_BASELINE = Path(__file__).resolve().parent / "baseline.json"
 # Three times the repeats of a check, so the baseline sits near the true median and a check's own
 # noise (not the baseline's) is what the tolerance has to absorb.
 BASELINE_REPEATS = 3 * SPEED_REPEATS

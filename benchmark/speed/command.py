@@ -101,7 +101,7 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
                         workers=options.workers)
         return 0
     if options.parity:
-        from benchmark.mixes import parse_mix
+        from benchmark.corpora.mixes import parse_mix
         from benchmark.speed.parity import PARITY_REPEATS, compare_parity_training, format_parity
 
         mix = parse_mix(options.train_mix) if options.train_mix else None

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from benchmark.errors import BenchmarkError
 from benchmark.speed.ratios import ENCODING, LanguageTexts
-from benchmark.timing import measure_throughput
+from benchmark.measure.timing import measure_throughput
 
 SCALING_SIZES = (10_000, 100_000, 1_000_000)
 SCALING_REPEATS = 3

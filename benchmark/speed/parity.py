@@ -18,7 +18,7 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 
 from benchmark.bpe import ByteLevelBPE, count_pretokens
-from benchmark.mixes import TrainingMix
+from benchmark.corpora.mixes import TrainingMix
 from benchmark.speed.ratios import LanguageTexts
 
 PARITY_REPEATS = 3

@@ -8,7 +8,7 @@ baseline is re-recorded on the machine that checks (baseline.py); instructions.p
 instructions instead, which no machine moves.
 
 Per FLORES-200 devtest language, three figures, each sentence encoded on its own, through
-`benchmark.timing.measure_throughput` (the code the harness's throughput table uses):
+`benchmark.measure.timing.measure_throughput` (the code the harness's throughput table uses):
 
 - unseen: empty the cache, encode the language's dev split, then time devtest (the realistic case);
 - cold:   empty the cache, time devtest;
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from benchmark import metrics
+from benchmark.measure import metrics
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
     FLORES_LANGUAGES,
@@ -46,7 +46,7 @@ from benchmark.corpora import (
     resolve_codes,
 )
 from benchmark.errors import BenchmarkError
-from benchmark.timing import measure_throughput
+from benchmark.measure.timing import measure_throughput
 
 FIGURES = ("unseen", "cold", "repeat")
 ENCODING = "cl100k_base"

@@ -7,7 +7,7 @@ measured in a separate, untimed run under `tracemalloc` (it slows Python code do
 overlaps a timed run): it is the peak of Python allocations during training, in MiB.
 
 With `workers` above 1, ours counts its pre-tokens in that many worker processes
-(`benchmark.executors`, shards added up by `add_counts`, the merges unchanged) and HF trains on as
+(`benchmark.measure.executors`, shards added up by `add_counts`, the merges unchanged) and HF trains on as
 many rayon threads; with 1 (the default), both use one core.
 
 The texts are the dev split of the speed figures' languages (`ratios.load_texts`, read through
@@ -48,7 +48,7 @@ def count_sharded(texts: Sequence[str], workers: int) -> dict[bytes, int]:
 
     from benchmark.bpe.patterns import PATTERNS
     from benchmark.bpe.train import add_counts, count_pretokens
-    from benchmark.executors import ProcessExecutor
+    from benchmark.measure.executors import ProcessExecutor
 
     shards = [list(texts[start:start + SHARD_LINES]) for start in range(0, len(texts), SHARD_LINES)]
     with ProcessExecutor(workers) as executor:

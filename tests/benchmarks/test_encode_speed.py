@@ -1,6 +1,6 @@
 """pytest-benchmark cases: encoding FLORES-200 devtest, per language, and training our BPE.
 
-Each round is one repeat of the harness's protocol (`benchmark.timing.measure_throughput`, the
+Each round is one repeat of the harness's protocol (`benchmark.measure.timing.measure_throughput`, the
 code behind the reports' throughput table), cut where its clock starts: the untimed setup empties
 the encoder's cache and encodes the warm-up text, the timed part encodes every devtest sentence
 on its own. Figures (issue 2): unseen = warm up on the dev split (the harness's figure, and the
@@ -25,7 +25,7 @@ from __future__ import annotations
 import pytest
 
 from benchmark.corpora import FLORES_LANGUAGES
-from benchmark.timing import measure_throughput
+from benchmark.measure.timing import measure_throughput
 
 # Timed rounds per case when benchmarking (one untimed warm-up round first): fewer left a short
 # tiktoken case's median unsteady here (docs/measurements/). With --benchmark-disable, one run.

@@ -22,10 +22,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmark.record import MachineInfo, RunRecord, RunSettings, TimingSettings, TokenizerEntry  # noqa: E402
-from benchmark.results import ResultRow, Results, save_results  # noqa: E402
-from benchmark.run import YARDSTICK_ID  # noqa: E402
-from benchmark.timing import RUN_CLOCK, RUN_CLOCK_NAME, measure_throughput  # noqa: E402
+from benchmark.results.record import MachineInfo, RunRecord, RunSettings, TimingSettings, TokenizerEntry  # noqa: E402
+from benchmark.results.rows import ResultRow, Results, save_results  # noqa: E402
+from benchmark.measure.run import YARDSTICK_ID  # noqa: E402
+from benchmark.measure.timing import RUN_CLOCK, RUN_CLOCK_NAME, measure_throughput  # noqa: E402
 
 LANGUAGES = {
     "eng_Latn": "English",

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from benchmark import metrics
+from benchmark.measure import metrics
 from benchmark.adapters import (
     PRETRAINED,
     Adapter,
@@ -28,9 +28,9 @@ from benchmark.adapters import (
     run_train_task,
     train_tasks,
 )
-from benchmark.describe import YARDSTICK_ID, describe_run
+from benchmark.measure.describe import YARDSTICK_ID, describe_run
 from benchmark.errors import one_line
-from benchmark.executors import (
+from benchmark.measure.executors import (
     TASK_LINES,
     Executor,
     count_slices,
@@ -40,13 +40,13 @@ from benchmark.executors import (
     run_count_task,
     share_adapters,
 )
-from benchmark.measure import build_row, skipped_row, time_language, unmeasured_row
-from benchmark.plan import Plan, RunConfig
+from benchmark.measure.counting import build_row, skipped_row, time_language, unmeasured_row
+from benchmark.measure.plan import Plan, RunConfig
 from benchmark.progress import Progress, progress_display
-from benchmark.results import ResultRow, Results
-from benchmark.segmenters import LanguageWords, segment_languages
-from benchmark.summaries import build_summaries
-from benchmark.timing import ThroughputResult
+from benchmark.results.rows import ResultRow, Results
+from benchmark.words.segmenters import LanguageWords, segment_languages
+from benchmark.measure.summaries import build_summaries
+from benchmark.measure.timing import ThroughputResult
 
 
 
@@ -239,7 +239,7 @@ def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed,
 
 def _yardstick(tokenizers: Sequence[Adapter], on_step) -> Adapter | None:
     """tiktoken's cl100k_base: the run's own if it measures it. No warm-up here: it warms up
-    before each of its timed turns (`benchmark.timing`). None when it cannot be loaded."""
+    before each of its timed turns (`benchmark.measure.timing`). None when it cannot be loaded."""
     yardstick = next((t for t in tokenizers if t.id == YARDSTICK_ID), None)
     if yardstick is None:
         on_step(f"loading {YARDSTICK_ID}, the throughput yardstick")

@@ -3,7 +3,7 @@
 - Counting (`count_texts`): every measured sentence encoded on its own as plain text, decoded
   back, its ids counted. The counts of two slices of the text add up (`Counts.merge`), so counting
   can be split into tasks (executors.py) whose results are merged in text order.
-- Timing (`time_language`): `benchmark.timing.measure_throughput`, one thread, median of repeats,
+- Timing (`time_language`): `benchmark.measure.timing.measure_throughput`, one thread, median of repeats,
   after a warm-up so the timed text is unseen, in turns with the yardstick (tiktoken's cl100k_base)
   so that `throughput_x_tiktoken` survives a machine whose speed changes from second to second.
 - A tokenizer that raises on a language becomes a row `failed: <reason>` and the run goes on.
@@ -18,10 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from benchmark import metrics
+from benchmark.measure import metrics
 from benchmark.adapters import Adapter, Skipped
-from benchmark.results import ResultRow
-from benchmark.timing import RUN_CLOCK, ThroughputResult, measure_throughput
+from benchmark.results.rows import ResultRow
+from benchmark.measure.timing import RUN_CLOCK, ThroughputResult, measure_throughput
 
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
 
@@ -56,7 +56,7 @@ class Counts:
 
 def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] | None = None) -> Counts:
     """Encode each text on its own, decode it back, and count. `words` (one flat array of word
-    byte spans per text, benchmark.segmenters) adds the whole-word tallies: each word's tokens are
+    byte spans per text, benchmark.words.segmenters) adds the whole-word tallies: each word's tokens are
     the tokens whose spans overlap it (`metrics.tokens_per_word`)."""
     encode, decode = adapter.encode, adapter.decode
     counts = Counts()

@@ -32,7 +32,7 @@ def make_config(*, quick: bool = False, languages: Sequence[str] | None = None, 
                 corpus: Path | None = None, train_corpus: Path | None = None, max_sentences: int | None = None,
                 repeats: int | None = None, cache_dir: Path | None = None, retrain: bool = False):
     """The options as a `RunConfig`: `quick` changes the defaults, an option given wins."""
-    from benchmark.plan import RunConfig
+    from benchmark.measure.plan import RunConfig
 
     values = {
         "languages": tuple(languages) if languages else None,
@@ -60,11 +60,11 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
     """Measure, then publish results.json and the reports in `output` (the old report stays whole
     until the new one is complete). Counting runs on `executor` (executors.py). Exit status 1
     when a tokenizer failed on some language."""
-    from benchmark.executors import make_executor
-    from benchmark.output import ReportInterrupted, check_output_folder
-    from benchmark.plan import plan_run
+    from benchmark.measure.executors import make_executor
+    from benchmark.report.publish import ReportInterrupted, check_output_folder
+    from benchmark.measure.plan import plan_run
     from benchmark.progress import progress_enabled
-    from benchmark.run import n_failed_tokenizers, run_benchmark
+    from benchmark.measure.run import n_failed_tokenizers, run_benchmark
 
     out = out or sys.stdout
     output = Path(output)
@@ -121,8 +121,8 @@ def _check_cache_writable(cache_dir: Path | None) -> None:
 def _publish(results, output: Path, *, plots: bool, show_progress: bool,
              results_file: Path | None = None) -> list[Path]:
     """`output.publish_report`; a renderer's own failure keeps the measurements beside the folder."""
-    from benchmark.output import publish_report
-    from benchmark.results import save_results
+    from benchmark.report.publish import publish_report
+    from benchmark.results.rows import save_results
 
     try:
         return publish_report(results, output, plots=plots, results_file=results_file, show_progress=show_progress)
@@ -145,9 +145,9 @@ def _publish(results, output: Path, *, plots: bool, show_progress: bool,
 def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
                plots: bool = True, out: TextIO | None = None) -> int:
     """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
-    from benchmark.output import check_output_folder
+    from benchmark.report.publish import check_output_folder
     from benchmark.progress import progress_enabled
-    from benchmark.results import load_results
+    from benchmark.results.rows import load_results
 
     out = out or sys.stdout
     results_path = Path(results_path)
@@ -165,8 +165,8 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
     from benchmark.adapters import (
         PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, select_ids, trained_families,
     )
-    from benchmark.mixes import parse_mixes
-    from benchmark.plan import plan_training
+    from benchmark.corpora.mixes import parse_mixes
+    from benchmark.measure.plan import plan_training
 
     out = out or sys.stdout
     mixes = parse_mixes(config.train_mixes)
@@ -200,8 +200,8 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
         load_tokenizer_file, select_ids, trained_families,
     )
     from benchmark.errors import one_line
-    from benchmark.mixes import parse_mixes
-    from benchmark.plan import plan_training
+    from benchmark.corpora.mixes import parse_mixes
+    from benchmark.measure.plan import plan_training
 
     out = out or sys.stdout
     if not text:

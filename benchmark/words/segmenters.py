@@ -1,12 +1,12 @@
 """Which word segmenter each language gets, and its words as UTF-8 byte spans of each sentence.
 
-- Languages written with spaces between words: UAX #29 word boundaries (benchmark.words).
+- Languages written with spaces between words: UAX #29 word boundaries (benchmark.words.uax29).
 - Japanese: MeCab through fugashi with the UniDic-lite dictionary (UniDic short units), a core
   dependency. The dictionary is named on the command line, so an installed full `unidic`
   package cannot silently take its place.
 - Chinese (jieba), Thai (pythainlp), Lao (laonlp), Khmer (khmercut), Burmese (burmesenlp):
   dictionary segmenters from the `segmenters` extra (`pip install 'tokencost-benchmark[segmenters]'`,
-  benchmark.segmenters_extra); without it those languages' word figures are blank, with a note.
+  benchmark.words.segmenters_extra); without it those languages' word figures are blank, with a note.
 - Any other language whose letters are mostly in a script written without spaces (Tibetan, a
   missing extra's script, ...) gets no segmenter: its word figures are blank and the record says
   why. Splitting such text at spaces would count phrases as words.
@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Sequence
 
-from benchmark import words
+from benchmark.words import uax29 as words
 
 # Scripts that write no space between words: UAX #29 gives a character or a phrase there, not a word.
 UNSPACED_SCRIPTS = ("Han", "Hiragana", "Katakana", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Tai_Tham",
@@ -64,7 +64,7 @@ ALIGNMENT = ("a token belongs to a word when their UTF-8 byte spans overlap; a w
 
 def word_settings(languages: dict[str, LanguageWords]):
     """The record's account of the word figures (record.WordSettings)."""
-    from benchmark.record import SegmenterEntry, WordSettings
+    from benchmark.results.record import SegmenterEntry, WordSettings
 
     return WordSettings(
         segmenters={code: SegmenterEntry(segmenter=w.segmenter, version=w.version, note=w.note)
@@ -113,12 +113,12 @@ def _uax29() -> Segmenter:
 
 
 def _extra(part: str) -> Callable[[], Segmenter]:
-    """The `segmenters` extra's segmenter of a language (benchmark.segmenters_extra), its words
+    """The `segmenters` extra's segmenter of a language (benchmark.words.segmenters_extra), its words
     those with a letter or a number."""
 
     @lru_cache(maxsize=1)
     def factory() -> Segmenter:
-        from benchmark import segmenters_extra
+        from benchmark.words import segmenters_extra
 
         name, distributions, split = segmenters_extra.FACTORIES[part]()
         _, word, _ = words._patterns()
@@ -284,7 +284,7 @@ def merge_segments(tasks: Sequence[SegmentTask], results: Sequence[LanguageWords
 
 
 def segment_languages(texts_by_language: dict[str, Sequence[str]], executor=None) -> dict[str, LanguageWords]:
-    """Every language's words, in slices on `executor` (benchmark.executors; None: here, in order)."""
+    """Every language's words, in slices on `executor` (benchmark.measure.executors; None: here, in order)."""
     tasks = segment_tasks(texts_by_language)
     results = executor.map(run_segment_task, tasks) if executor is not None else [run_segment_task(t) for t in tasks]
     return merge_segments(tasks, results)

@@ -15,14 +15,14 @@ a mark before "." or "'" blocks a join). Tested against uniseg, a conforming imp
 
 What UAX #29 leaves to dictionaries is not done here: Han, Hiragana, Thai, Lao, Khmer, Myanmar
 characters are one segment each. Languages written in those scripts get a dictionary segmenter
-(benchmark.segmenters) or no word figures at all, never these.
+(benchmark.words.segmenters) or no word figures at all, never these.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-UAX29_NAME = "UAX #29 word boundaries (benchmark.words, Unicode tables of regex)"
+UAX29_NAME = "UAX #29 word boundaries (benchmark.words.uax29, Unicode tables of regex)"
 
 
 def _wb(*values: str) -> str:

@@ -6,7 +6,7 @@
   resamples (`metrics.fairness_cis`). Only over every language of the run: a tokenizer that failed
   on one gets blanks and a note, since a Gini over fewer languages is not comparable.
 - Rényi efficiency of all the languages' tokens together (the rows have each language's).
-- Vocabulary health (benchmark.vocabulary), checked once per tokenizer in a counting task.
+- Vocabulary health (benchmark.measure.vocabulary), checked once per tokenizer in a counting task.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping, Sequence
 
-from benchmark import metrics
+from benchmark.measure import metrics
 from benchmark.adapters import Adapter, Skipped
-from benchmark.measure import Counts
-from benchmark.record import DistributionSettings
-from benchmark.results import TokenizerSummary
-from benchmark.vocabulary import VocabularyHealth
+from benchmark.measure.counting import Counts
+from benchmark.results.record import DistributionSettings
+from benchmark.results.rows import TokenizerSummary
+from benchmark.measure.vocabulary import VocabularyHealth
 
 DISTRIBUTION_SETTINGS = DistributionSettings(
     renyi_alpha=metrics.RENYI_ALPHA,

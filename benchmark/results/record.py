@@ -30,7 +30,7 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class TimingSettings:
-    """How throughput was timed (see `benchmark.timing`)."""
+    """How throughput was timed (see `benchmark.measure.timing`)."""
 
     repeats: int | None = None
     n_timed_sentences: dict[str, int] | None = None  # language -> sentences in the timed sample
@@ -49,7 +49,7 @@ class TimingSettings:
 
 @dataclass(frozen=True)
 class MixSettings:
-    """One training mix of our BPE, as the run applied it (benchmark/mixes.py)."""
+    """One training mix of our BPE, as the run applied it (benchmark/corpora/mixes.py)."""
 
     description: str
     parity: bool

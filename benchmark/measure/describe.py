@@ -1,6 +1,6 @@
 """The run record: what produced a run's rows, written down from its config, plan and tokenizers.
 
-`describe_run` fills benchmark.record's typed fields: the resolved settings, the training mixes
+`describe_run` fills benchmark.results.record's typed fields: the resolved settings, the training mixes
 as applied, the timing protocol, package versions, the machine, corpus checksums, every
 tokenizer's description and the example sentence split by each.
 """
@@ -14,12 +14,12 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
 
-from benchmark import metrics
+from benchmark.measure import metrics
 from benchmark.adapters import Adapter, Skipped
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
-from benchmark.executors import Executor
-from benchmark.measure import choose_example_line
-from benchmark.plan import (
+from benchmark.measure.executors import Executor
+from benchmark.measure.counting import choose_example_line
+from benchmark.measure.plan import (
     MAX_SHARE_MEASURED_IN_TRAINING,
     MAX_TIMED_LANGUAGES,
     TIMED_BYTES,
@@ -28,9 +28,9 @@ from benchmark.plan import (
     RunConfig,
     display_path,
 )
-from benchmark.segmenters import LanguageWords, word_settings
-from benchmark.summaries import DISTRIBUTION_SETTINGS
-from benchmark.record import (
+from benchmark.words.segmenters import LanguageWords, word_settings
+from benchmark.measure.summaries import DISTRIBUTION_SETTINGS
+from benchmark.results.record import (
     CountingSettings,
     MachineInfo,
     MixSettings,
@@ -41,7 +41,7 @@ from benchmark.record import (
     TimingSettings,
     TokenizerEntry,
 )
-from benchmark.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, machine_info
+from benchmark.measure.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, machine_info
 
 # Timed in turns with every tokenizer: tiktoken has no cache, loads offline, and is the
 # production encoder most readers know.

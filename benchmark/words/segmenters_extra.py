@@ -3,7 +3,7 @@
 Each is imported only when a run measures its language, works offline, and writes nothing
 (pythainlp is told `PYTHAINLP_READ_ONLY`, jieba builds its prefix dictionary in memory instead of
 caching it in the temporary folder). Each factory returns (name, distributions, split), where
-split(text) gives the words' character offsets; benchmark.segmenters wraps them.
+split(text) gives the words' character offsets; benchmark.words.segmenters wraps them.
 
 Where a library returns words but not where they are, they are found in the text in order
 (`spans_in_order`); laonlp drops "/" and burmesenlp normalises some text, and a word that is not

@@ -1,6 +1,6 @@
 """`python -m benchmark VERB ...`: the parser, and one thin handler per verb.
 
-argparse only parses; each handler unpacks the options into one typed call of `benchmark.commands`
+argparse only parses; each handler unpacks the options into one typed call of `benchmark.cli.commands`
 (which tests and other code call too). A `BenchmarkError` is printed as one line on stderr, exit
 code 2; Ctrl-C says what the output folder holds, exit code 130.
 """
@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from benchmark import argtypes
-from benchmark.commands import DEFAULT_OUTPUT, make_config
+from benchmark.cli import argtypes
+from benchmark.cli.commands import DEFAULT_OUTPUT, make_config
 from benchmark.errors import BenchmarkError
 
 EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
@@ -35,38 +35,38 @@ def _config(args: argparse.Namespace, **fixed):
 
 
 def _run(args: argparse.Namespace) -> int:
-    from benchmark.commands import cmd_run
+    from benchmark.cli.commands import cmd_run
 
     return cmd_run(_config(args), output=args.output, plots=not args.no_plots, executor=args.executor,
                    workers=args.workers, scheduler=args.scheduler)
 
 
 def _train(args: argparse.Namespace) -> int:
-    from benchmark.commands import cmd_train
+    from benchmark.cli.commands import cmd_train
 
     return cmd_train(_config(args), save_dir=args.save_dir)
 
 
 def _encode(args: argparse.Namespace) -> int:
-    from benchmark.commands import cmd_encode
+    from benchmark.cli.commands import cmd_encode
 
     return cmd_encode(args.text, _config(args), separator=args.separator)
 
 
 def _list(args: argparse.Namespace) -> int:
-    from benchmark.commands import cmd_list
+    from benchmark.cli.commands import cmd_list
 
     return cmd_list(corpus=args.corpus, cache_dir=args.cache_dir)
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from benchmark.commands import cmd_reproduce
+    from benchmark.cli.commands import cmd_reproduce
 
     return cmd_reproduce(args.study, columns=args.columns, languages=args.languages)
 
 
 def _report(args: argparse.Namespace) -> int:
-    from benchmark.commands import cmd_report
+    from benchmark.cli.commands import cmd_report
 
     return cmd_report(results_path=args.results, output=args.output, plots=not args.no_plots)
 
@@ -74,9 +74,9 @@ def _report(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from benchmark.adapters import DEFAULT_VOCAB_SIZES
     from benchmark.adapters.openai_tiktoken import rank_file_patterns
-    from benchmark.executors import EXECUTORS
-    from benchmark.mixes import BUILT_IN, DEFAULT_MIXES
-    from benchmark.plan import QUICK_SENTENCES, QUICK_VOCAB_SIZES, TIMED_REPEATS
+    from benchmark.measure.executors import EXECUTORS
+    from benchmark.corpora.mixes import BUILT_IN, DEFAULT_MIXES
+    from benchmark.measure.plan import QUICK_SENTENCES, QUICK_VOCAB_SIZES, TIMED_REPEATS
     from benchmark.reproduce import STUDIES
 
     def sizes(values: Sequence[int]) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable
 from benchmark.errors import BenchmarkError
 
 if TYPE_CHECKING:
-    from benchmark.results import Results
+    from benchmark.results.rows import Results
 
 REPORT_FILES = frozenset({"results.json", "results.csv", "summaries.csv", "README.md", "index.html", "plots"})
 _NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXX`, `.<name>.old-XXXX`
@@ -89,7 +89,7 @@ def publish_report(results: Results, folder: Path, *, plots: bool = True, result
     from it (benchmark.report), published in `folder` in one swap."""
     from benchmark.progress import status
     from benchmark.report import write_reports
-    from benchmark.results import save_results
+    from benchmark.results.rows import save_results
 
     def write(staging: Path) -> list[Path]:
         json_path = staging / "results.json"

@@ -6,7 +6,7 @@ content, so reports can be rendered again from a saved run without measuring any
 
 In a notebook:
 
-    >>> from benchmark.results import load_results
+    >>> from benchmark.results.rows import load_results
     >>> frame = load_results("reports/results.json").to_frame()   # doctest: +SKIP
     >>> frame.pivot(index="tokenizer", columns="language", values="tokens_per_sentence")  # doctest: +SKIP
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import atomic_write_text, read_versioned_json
-from benchmark.record import RecordError, RunRecord, from_plain
+from benchmark.results.record import RecordError, RunRecord, from_plain
 
 # History of the file format (pyperf's habit: say what changed).
 #   1: first version ({"format_version": 1, ...}).
@@ -66,7 +66,7 @@ class ResultRow:
     n_tokens: int  # sum over sentences, each encoded on its own as plain text
     n_bytes: int  # UTF-8 bytes of the measured sentences (no newlines)
     n_chars: int  # Unicode code points of the measured sentences
-    n_words: int | None  # words of the measured sentences (benchmark.segmenters); None: no segmenter
+    n_words: int | None  # words of the measured sentences (benchmark.words.segmenters); None: no segmenter
     bytes_per_token: float | None
     chars_per_token: float | None
     tokens_per_sentence: float | None
@@ -137,7 +137,7 @@ ADDED_ROW_FIELDS = ("n_words", "fertility", "whole_word_rate", "continued_word_r
 @dataclass(frozen=True)
 class TokenizerSummary:
     """One tokenizer over every language of the run: how evenly it charges them for the same
-    content, how it uses its vocabulary, and its vocabulary's health (benchmark.summaries)."""
+    content, how it uses its vocabulary, and its vocabulary's health (benchmark.measure.summaries)."""
 
     tokenizer: str
     family: str

@@ -28,8 +28,8 @@ from typing import Callable, Iterable, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.errors import BenchmarkError, one_line
-from benchmark.measure import Counts, count_texts
-from benchmark.vocabulary import VocabularyHealth, vocabulary_health
+from benchmark.measure.counting import Counts, count_texts
+from benchmark.measure.vocabulary import VocabularyHealth, vocabulary_health
 
 EXECUTORS = ("processes", "dask", "serial")
 TASK_LINES = 20_000  # sentences per task at most: big corpora are split, FLORES is one task per tokenizer
@@ -43,7 +43,7 @@ class CountTask:
     tokenizer: str  # its id: a forked worker finds it built (`share_adapters`)
     recipe: Recipe | None  # how any other worker builds it; None when every worker is forked
     # (language, its sentences, their word spans or None), in text order; the words were found
-    # once for the run (benchmark.segmenters) and travel with the sentences
+    # once for the run (benchmark.words.segmenters) and travel with the sentences
     slices: tuple[tuple[str, tuple[str, ...], tuple[array, ...] | None], ...]
     check_vocabulary: bool = False  # also `vocabulary_health` (one task per tokenizer does)
 

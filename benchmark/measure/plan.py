@@ -52,7 +52,7 @@ from benchmark.corpora import (
     resolve_codes,
 )
 from benchmark.errors import BenchmarkError
-from benchmark.mixes import DEFAULT_MIXES, TrainingMix, parse_mixes
+from benchmark.corpora.mixes import DEFAULT_MIXES, TrainingMix, parse_mixes
 
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
@@ -96,7 +96,7 @@ class RunConfig:
     train_corpus_dir: Path | None = None  # None: the bundled FLORES-200
     max_sentences: int | None = None  # cap on lines per language (training and measuring)
     repeats: int = TIMED_REPEATS
-    train_mixes: tuple[str, ...] = DEFAULT_MIXES  # our BPE's training mixes (benchmark/mixes.py)
+    train_mixes: tuple[str, ...] = DEFAULT_MIXES  # our BPE's training mixes (benchmark/corpora/mixes.py)
     cache_dir: Path | None = None  # None: default_cache_dir()
     retrain: bool = False
     quick: bool = False

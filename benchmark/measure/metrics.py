@@ -164,7 +164,7 @@ def embedding_params(vocab_size: int, *, embedding_dim: int = EMBEDDING_DIM) -> 
 
 
 def fertility(*, n_tokens: int, n_words: int) -> float | None:
-    """Tokens per word: every token of the text over its words (benchmark.segmenters)."""
+    """Tokens per word: every token of the text over its words (benchmark.words.segmenters)."""
     return ratio(n_tokens, n_words)
 
 

@@ -1,0 +1,10 @@
+"""What a run measured, as typed, versioned data: `record.py` is the run record (settings, sources,
+timings), `rows.py` the rows and summaries with their JSON and CSV forms.
+
+    from benchmark.results import load_results
+    frame = load_results("reports/results.json").to_frame()
+"""
+
+from benchmark.results.rows import ROW_FIELDS, Results, ResultRow, RunRecord, load_results, save_results
+
+__all__ = ["ROW_FIELDS", "Results", "ResultRow", "RunRecord", "load_results", "save_results"]
