@@ -276,3 +276,12 @@ def test_a_byte_level_tokenizer_continues_words_and_counts_partial_characters():
     counts = count_texts(cl100k, korean, segment_language("kor_Hang", korean).spans)
     assert (counts.n_words, counts.n_words_whole, counts.n_words_continued) == (3, 0, 3)
     assert (counts.tokens_per_line, counts.n_partial_char) == ([18], 16)
+
+
+def test_a_failed_tokenizer_is_not_a_skipped_one():
+    from benchmark.adapters import Failed, NotBuilt
+
+    failed = Failed("hf/bpe-1024", "hf-bpe", 1024, "ValueError: boom")
+    assert isinstance(failed, NotBuilt) and not isinstance(failed, Skipped)
+    row = skipped_row(failed, "eng_Latn", ("a b",), n_words=2)
+    assert row.failed and row.status == "failed: ValueError: boom" and row.n_words == 2

@@ -51,15 +51,6 @@ def test_premium_ci_brackets_the_estimate_is_seeded_and_depends_on_the_seed():
     assert metrics.premium_ci([], []) is None
 
 
-def test_counts_and_vocab_utilisation():
-    ids_per_line = [[0, 5, 5, 7], [7, 0, 1]]
-    assert metrics.count_in(ids_per_line, frozenset({0})) == 2  # the unk id, twice
-    assert metrics.count_in(ids_per_line, frozenset({5, 7})) == 4
-    assert metrics.count_in(ids_per_line, frozenset()) == 0
-    # Ids used: 0, 1, 5, 7 -> 4 of a 16-token vocabulary.
-    assert metrics.vocab_utilisation(ids_per_line, 16) == 0.25
-
-
 def test_throughput_and_embedding_params():
     assert metrics.throughput_mb_s(n_bytes=3_000_000, seconds=1.5) == 2.0  # decimal megabytes
     assert metrics.tokens_per_second(n_tokens=500, seconds=0.25) == 2000

@@ -14,7 +14,7 @@ from benchmark.report import plots as plots_module
 from benchmark.report import style as style_module
 from benchmark.report.compare import cheapest_models, mix_families, production_tokenizers
 from benchmark.report.findings import compute_findings
-from benchmark.report.model_tables import cheapest_table, fairness_table, mix_table, word_tables
+from benchmark.report.tokenizer_tables import cheapest_table, fairness_table, mix_table, word_tables
 from benchmark.report.naming import language_label
 from benchmark.report.sections import report_sections
 from benchmark.results.rows import load_results

@@ -8,7 +8,7 @@ read by vendor_files.py.
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
 """
 
-from benchmark.adapters.base import Adapter, Failed, Skipped
+from benchmark.adapters.base import Adapter, Failed, NotBuilt, Skipped
 from benchmark.adapters.cache import TrainingCache, default_cache_dir
 from benchmark.adapters.registry import (
     DEFAULT_VOCAB_SIZES,
@@ -28,7 +28,7 @@ from benchmark.adapters.registry import (
 from benchmark.adapters.user_files import check_tokenizer_files, file_id, load_tokenizer_file, tokenizer_file_kind
 
 __all__ = [
-    "Adapter", "Failed", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "trained_families",
+    "Adapter", "Failed", "NotBuilt", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "trained_families",
     "candidate_ids", "is_trained_id", "requested_size", "run_train_task", "select_ids", "train_tasks", "build_tokenizers", "load_tokenizer_file",
     "default_cache_dir", "file_id", "check_tokenizer_files", "tokenizer_file_kind",
 ]

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Skipped:
-    """A tokenizer that cannot exist at this size (e.g. vocabulary below its alphabet)."""
+class NotBuilt:
+    """A tokenizer the run has no adapter for: `Skipped` (it cannot exist at this size) or
+    `Failed` (it raised while trained or loaded). Its rows carry `status` and no figures."""
 
     id: str
     family: str
@@ -37,11 +38,20 @@ class Skipped:
 
     @property
     def status(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Skipped(NotBuilt):
+    """A tokenizer that cannot exist at this size (e.g. vocabulary below its alphabet)."""
+
+    @property
+    def status(self) -> str:
         return f"skipped: {self.reason}"
 
 
 @dataclass(frozen=True)
-class Failed(Skipped):
+class Failed(NotBuilt):
     """A tokenizer that raised while it was trained or loaded: the run goes on without it."""
 
     @property

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from benchmark.adapters.base import Adapter, Failed, Skipped, TrainingText
+from benchmark.adapters.base import Adapter, Failed, NotBuilt, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.vendor_files import VendorFile
 from benchmark.errors import BenchmarkError, one_line
@@ -198,14 +198,14 @@ def build_tokenizers(
     *,
     families: Sequence[TrainedFamily] | None = None,
     on_step: Callable[[str], None] | None = None,
-) -> list[Adapter | Skipped]:
+) -> list[Adapter | NotBuilt]:
     """Train (or read from the cache) and load the tokenizers `ids`, in that order.
 
     A family whose training raises, or a pretrained tokenizer whose loading does, is `Failed` with
     the reason, and the others are built all the same. `on_step(label)` is called before each
     family is trained or loaded (for a progress bar).
     """
-    built: dict[str, Adapter | Skipped] = {}
+    built: dict[str, Adapter | NotBuilt] = {}
     for family in families if families is not None else trained_families():
         sizes = family.sizes_in(ids)
         if not sizes:

@@ -163,7 +163,7 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
 def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Train the trained tokenizers into the cache (and `save_dir`, if given); print a table."""
     from benchmark.adapters import (
-        PRETRAINED, Skipped, TrainingCache, build_tokenizers, default_cache_dir, select_ids, trained_families,
+        PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, default_cache_dir, select_ids, trained_families,
     )
     from benchmark.corpora.mixes import parse_mixes
     from benchmark.measure.plan import plan_training
@@ -181,7 +181,7 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
                              on_step=lambda label: print(label, file=sys.stderr))
     print(f"{'tokenizer':<28} {'vocab_size':>10} {'train_seconds':>13}  status", file=out)
     for tokenizer in built:
-        if isinstance(tokenizer, Skipped):
+        if isinstance(tokenizer, NotBuilt):
             print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  {tokenizer.status}", file=out)
             continue
         print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {tokenizer.train_seconds:>13.2f}  ok", file=out)
@@ -189,14 +189,14 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
             path = Path(save_dir) / (tokenizer.id.replace("/", "_") + tokenizer.file_suffix)
             tokenizer.save(path)
     print(f"cache: {cache.root}", file=out)
-    return EXIT_SOME_FAILED if any(t.status.startswith("failed") for t in built if isinstance(t, Skipped)) else EXIT_OK
+    return EXIT_SOME_FAILED if any(t.status.startswith("failed") for t in built if isinstance(t, NotBuilt)) else EXIT_OK
 
 
 def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None = None) -> int:
     """Print `text` split at token boundaries under each tokenizer; a tokenizer that raises on it
     is one line naming why."""
     from benchmark.adapters import (
-        PRETRAINED, Skipped, TrainingCache, build_tokenizers, check_tokenizer_files, default_cache_dir, file_id,
+        PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, check_tokenizer_files, default_cache_dir, file_id,
         load_tokenizer_file, select_ids, trained_families,
     )
     from benchmark.errors import one_line
@@ -229,7 +229,7 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
     status = EXIT_OK
     for tokenizer_id in ids:
         tokenizer = built[tokenizer_id]
-        if isinstance(tokenizer, Skipped):
+        if isinstance(tokenizer, NotBuilt):
             print(f"{tokenizer.id:<{width}}     -  {tokenizer.status}", file=out)
             status = EXIT_SOME_FAILED if tokenizer.status.startswith("failed") else status
             continue

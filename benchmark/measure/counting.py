@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from benchmark.measure import metrics
-from benchmark.adapters import Adapter, Skipped
+from benchmark.adapters import Adapter, NotBuilt
 from benchmark.results.rows import ResultRow
 from benchmark.measure.timing import RUN_CLOCK, ThroughputResult, measure_throughput
 
@@ -195,7 +195,7 @@ def unmeasured_row(tokenizer_id: str, family: str, vocab_size: int, language: st
     )
 
 
-def skipped_row(skipped: Skipped, language: str, texts: Sequence[str], *, n_words: int | None = None) -> ResultRow:
+def skipped_row(skipped: NotBuilt, language: str, texts: Sequence[str], *, n_words: int | None = None) -> ResultRow:
     return unmeasured_row(skipped.id, skipped.family, skipped.vocab_size, language, texts, skipped.status,
                           n_words=n_words)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmark.measure import metrics
-from benchmark.adapters import Adapter, Skipped
+from benchmark.adapters import Adapter, NotBuilt
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.measure.executors import Executor
 from benchmark.measure.counting import choose_example_line
@@ -52,14 +52,14 @@ PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizer
             "unidic-lite")
 
 
-def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | Skipped],
+def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | NotBuilt],
                 executor: Executor, words: dict[str, LanguageWords]) -> RunRecord:
     example_index = choose_example_line(plan.measure_texts[plan.reference])
     example_sentences = {code: plan.measure_texts[code][example_index] for code in plan.languages}
     examples: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in plan.languages}
     described: dict[str, TokenizerEntry] = {}
     for tokenizer in tokenizers:
-        if isinstance(tokenizer, Skipped):
+        if isinstance(tokenizer, NotBuilt):
             described[tokenizer.id] = TokenizerEntry(family=tokenizer.family, vocab_size=tokenizer.vocab_size,
                                                      fingerprint=None, status=tokenizer.status,
                                                      settings=tokenizer.settings)

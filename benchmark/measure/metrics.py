@@ -132,21 +132,6 @@ def share(n_hits: int, n_total: int) -> float | None:
     return ratio(n_hits, n_total)
 
 
-def count_in(ids_per_line: Iterable[Sequence[int]], wanted: frozenset[int] | set[int]) -> int:
-    """How many tokens are in `wanted` (the unk id, the byte-fallback ids)."""
-    if not wanted:
-        return 0
-    return sum(1 for ids in ids_per_line for token in ids if token in wanted)
-
-
-def vocab_utilisation(ids_per_line: Iterable[Sequence[int]], vocab_size: int) -> float | None:
-    """Share of the vocabulary that occurs at least once in these lines."""
-    used = set()
-    for ids in ids_per_line:
-        used.update(ids)
-    return ratio(len(used), vocab_size)
-
-
 def throughput_mb_s(*, n_bytes: int, seconds: float) -> float | None:
     return None if seconds <= 0 else n_bytes / seconds / MEGABYTE
 

@@ -18,6 +18,7 @@ from benchmark.measure import metrics
 from benchmark.adapters import (
     PRETRAINED,
     Adapter,
+    NotBuilt,
     Skipped,
     TrainingCache,
     build_tokenizers,
@@ -131,7 +132,7 @@ def _load_files(config: RunConfig, progress: Progress) -> dict[str, Adapter]:
 
 
 def _build(plan: Plan, cache: TrainingCache, from_files: dict[str, Adapter],
-           progress: Progress) -> list[Adapter | Skipped]:
+           progress: Progress) -> list[Adapter | NotBuilt]:
     """The plan's tokenizers in its order: the trained (or cached) and pretrained ones, and the
     user's files loaded before."""
     step = progress.task("training and loading tokenizers", total=None)
@@ -144,7 +145,7 @@ def _build(plan: Plan, cache: TrainingCache, from_files: dict[str, Adapter],
     return [_short_of_target(built[i]) for i in plan.tokenizer_ids]
 
 
-def _short_of_target(tokenizer: Adapter | Skipped) -> Adapter | Skipped:
+def _short_of_target(tokenizer: Adapter | NotBuilt) -> Adapter | NotBuilt:
     """A trained model that stopped below the size asked for (no pair left occurring twice) is
     not a model of that size: report it as skipped instead of a duplicate of a smaller one."""
     requested = requested_size(tokenizer.id)
@@ -205,7 +206,7 @@ def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, 
     return timed
 
 
-def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed,
+def _rows(tokenizers: Sequence[Adapter | NotBuilt], plan: Plan, counted, timed,
           words: dict[str, LanguageWords]) -> list[ResultRow]:
     """Every row; the premiums' intervals in one batch (the same resamples for every row)."""
     pairs, owners = [], []
@@ -223,7 +224,7 @@ def _rows(tokenizers: Sequence[Adapter | Skipped], plan: Plan, counted, timed,
         for code in plan.languages:
             texts = plan.measure_texts[code]
             n_words = words[code].n_words
-            if isinstance(tokenizer, Skipped):
+            if isinstance(tokenizer, NotBuilt):
                 rows.append(skipped_row(tokenizer, code, texts, n_words=n_words))
                 continue
             counts, failures = counted[tokenizer.id]

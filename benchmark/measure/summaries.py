@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from benchmark.measure import metrics
-from benchmark.adapters import Adapter, Skipped
+from benchmark.adapters import Adapter, NotBuilt
 from benchmark.measure.counting import Counts
 from benchmark.results.record import DistributionSettings
 from benchmark.results.rows import TokenizerSummary
@@ -32,7 +32,7 @@ DISTRIBUTION_SETTINGS = DistributionSettings(
 )
 
 
-def build_summaries(tokenizers: Sequence[Adapter | Skipped], languages: Sequence[str], reference: str,
+def build_summaries(tokenizers: Sequence[Adapter | NotBuilt], languages: Sequence[str], reference: str,
                     counted: Mapping[str, tuple[dict[str, Counts], dict[str, str]]],
                     vocabularies: Mapping[str, VocabularyHealth | str | None]) -> tuple[TokenizerSummary, ...]:
     """A summary for each tokenizer that was measured (skipped ones have none), in run order."""

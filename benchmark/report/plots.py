@@ -25,7 +25,7 @@ from benchmark.report.analysis import (
 )
 from benchmark.report.catalogue import PLOTS, RenderedPlot
 from benchmark.report import many_languages
-from benchmark.report.model_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
+from benchmark.report.tokenizer_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     has_many_languages,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from benchmark.report.analysis import openai_pair
 from benchmark.report.compare import by_gini, is_production, mix_families, production_tokenizers
-from benchmark.report.model_tables import (
+from benchmark.report.tokenizer_tables import (
     cheapest_table,
     fairness_table,
     mix_table,

@@ -1,7 +1,7 @@
 """How fast our encoder is, as ratios to tiktoken that survive a busy machine.
 
 Absolute seconds drift between machines and between runs on one machine, so the figure we track
-is our encode time divided by tiktoken's (`cl100k_base`, the same ranks and pattern) on the same
+is our encode time divided by the yardstick's, tiktoken (`cl100k_base`, the same ranks and pattern), on the same
 text, measured interleaved in one process: a busy neighbour slows both alike and the ratio keeps.
 It does not keep across machines (an interpreter and compiled code slow down differently), so a
 baseline is re-recorded on the machine that checks (baseline.py); instructions.py counts
@@ -50,7 +50,7 @@ from benchmark.measure.timing import measure_throughput
 
 FIGURES = ("unseen", "cold", "repeat")
 ENCODING = "cl100k_base"
-SPEED_REPEATS = 9  # interleaved repeats per ratio (measure.py's DEFAULT_REPEATS is a run's)
+SPEED_REPEATS = 9  # interleaved repeats per ratio (a run's timed repeats are plan.TIMED_REPEATS)
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
 DEFAULT_CLOCK = "cpu"
 # What identifies the measured text (`load_texts`); a baseline records it and a check must match it.
@@ -120,10 +120,10 @@ def default_engines(name: str = ENCODING) -> tuple[Engine, Engine]:
     from benchmark.bpe import ByteLevelBPE
 
     ours = ByteLevelBPE.from_tiktoken(name)
-    reference = tiktoken_encoding(name)
+    yardstick = tiktoken_encoding(name)
     return (
         Engine(f"bpe/{name}", ours.encode_ordinary, ours.clear_cache),
-        Engine(f"tiktoken/{name}", reference.encode_ordinary, None),
+        Engine(f"tiktoken/{name}", yardstick.encode_ordinary, None),
     )
 
 
@@ -183,18 +183,18 @@ def measure_ratios(
     unknown = set(figures) - set(FIGURES)
     if unknown:
         raise BenchmarkError(f"unknown speed figure(s) {sorted(unknown)}; known: {', '.join(FIGURES)}")
-    ours, reference = engines or default_engines()
+    ours, yardstick = engines or default_engines()
     rows = []
     for texts in corpus:
         if check_ids:
-            _check_same_ids(ours, reference, texts)
+            _check_same_ids(ours, yardstick, texts)
         for figure in figures:
             warm = _warm_texts(texts, figure)
-            ours_seconds, reference_seconds = [], []
+            ours_seconds, yardstick_seconds = [], []
             n_tokens = 0
             for repeat in range(repeats):
                 # Alternate who goes first, so neither always runs right after the other's garbage.
-                order = (ours, reference) if repeat % 2 == 0 else (reference, ours)
+                order = (ours, yardstick) if repeat % 2 == 0 else (yardstick, ours)
                 for engine in order:
                     result = measure_throughput(engine.encode, warm, texts.devtest, repeats=1,
                                                 reset=engine.reset, clock=clock)
@@ -202,16 +202,16 @@ def measure_ratios(
                         ours_seconds.append(result.median_seconds)
                         n_tokens = result.n_tokens
                     else:
-                        reference_seconds.append(result.median_seconds)
-            rows.append(RatioRow(texts.language, figure, tuple(ours_seconds), tuple(reference_seconds),
+                        yardstick_seconds.append(result.median_seconds)
+            rows.append(RatioRow(texts.language, figure, tuple(ours_seconds), tuple(yardstick_seconds),
                                  texts.n_bytes, n_tokens))
     return rows
 
 
-def _check_same_ids(ours: Engine, reference: Engine, texts: LanguageTexts) -> None:
+def _check_same_ids(ours: Engine, yardstick: Engine, texts: LanguageTexts) -> None:
     for line_number, text in enumerate(texts.devtest, start=1):
-        if list(ours.encode(text)) != list(reference.encode(text)):
+        if list(ours.encode(text)) != list(yardstick.encode(text)):
             raise BenchmarkError(
-                f"{texts.language} devtest line {line_number}: {ours.name} and {reference.name} give "
+                f"{texts.language} devtest line {line_number}: {ours.name} and {yardstick.name} give "
                 "different ids; fix the encoder (tests/test_bpe_*.py) before timing it"
             )

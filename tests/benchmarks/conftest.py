@@ -37,7 +37,7 @@ def training_cache(tmp_path_factory):
 def encoders(dev_texts, training_cache) -> dict:
     """tokenizer id -> (encode, reset or None), for every tokenizer the benchmarks time."""
     from benchmark.adapters import TrainingText, build_tokenizers
-    from benchmark.adapters.base import Skipped
+    from benchmark.adapters.base import NotBuilt
     from benchmark.bpe import ByteLevelBPE
     from benchmark.speed.ratios import tiktoken_encoding
 
@@ -46,7 +46,7 @@ def encoders(dev_texts, training_cache) -> dict:
     # One training run of ours to 16,384 gives the 4,096 model too (train_sweep, via the adapter).
     ids = [f"bpe/balanced-{size}" for size in VOCAB_SIZES] + ["sentencepiece/unigram-4096", "hf/wordpiece-4096"]
     for adapter in build_tokenizers(ids, TrainingText.of({"dev": dev_texts}), training_cache):
-        assert not isinstance(adapter, Skipped), adapter
+        assert not isinstance(adapter, NotBuilt), adapter
         # The harness resets only encoders that keep a cache (measure.py reads has_cache too).
         found[adapter.id] = (adapter.encode, adapter.reset_cache if getattr(adapter, "has_cache", True) else None)
     for name in ("cl100k_base", "o200k_base"):

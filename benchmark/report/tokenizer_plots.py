@@ -1,4 +1,4 @@
-"""The figures that compare models: what each language costs on the production tokenizers, how
+"""The figures that compare tokenizers: what each language costs on the production tokenizers, how
 evenly each tokenizer charges the languages (Gini), and what the training mix does to the
 premium and to the Gini. Same conventions as plots.py: each takes `Results`, returns a Figure
 (or None when there is nothing to draw).

@@ -1,4 +1,4 @@
-"""The tables that compare models: what each language costs on the production tokenizers, the
+"""The tables that compare tokenizers: what each language costs on the production tokenizers, the
 cheapest model per language, the training mixes, the fairness summary, vocabulary health, and the
 word and character figures. Built on tables.py's grid (`pivot`) and the figures of compare.py.
 """
