@@ -73,6 +73,8 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
     plan = plan_run(config)
     if plan.trains:
         _check_cache_writable(config.cache_dir)
+    for line in describe_texts(plan, train_corpus_given=config.train_corpus_dir is not None):
+        print(line, file=out)
     show = progress_enabled() if progress is None else progress
     try:
         with make_executor(executor, workers, scheduler) as counting:
@@ -102,6 +104,34 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
               f"of {output / 'results.csv'}", file=out)
         return EXIT_SOME_FAILED
     return EXIT_OK
+
+
+def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
+    """`run`'s first lines: which text is measured and which trains, the folders named as the run
+    record names them (tests/test_train_corpus.py shows each case)."""
+    from benchmark.measure.plan import display_path, is_trained_id
+
+    def split_of(corpus, split: str) -> str:
+        where = display_path(corpus.root)
+        return f"every line of {where}" if split == "all" else f"the {split} split of {where}"
+
+    n_measured = sorted({len(texts) for texts in plan.measure_texts.values()})
+    lines = f"{n_measured[0]:,} lines each" if len(n_measured) == 1 else f"{n_measured[0]:,}-{n_measured[-1]:,} lines"
+    n_languages = f"{len(plan.languages)} language{'s' if len(plan.languages) != 1 else ''}"
+    said = [f"measuring {n_languages} on {split_of(plan.corpus, plan.corpus.measure_split)} ({lines})"]
+    if not plan.trains:
+        return said
+    n_trained = sum(is_trained_id(i) for i in plan.tokenizer_ids)
+    n_lines = len(plan.training.texts) // max(1, len(plan.train_languages))
+    said.append(f"training {n_trained} tokenizer{'s' if n_trained != 1 else ''} on "
+                f"{split_of(plan.train_corpus, plan.train_corpus.train_split)} "
+                f"({len(plan.train_languages)} languages, {n_lines:,} lines each)")
+    if train_corpus_given:
+        said[-1] += " (--train-corpus)"
+    elif plan.train_corpus is not plan.corpus and plan.corpus.measure_split == "all":
+        said[-1] += (f": {display_path(plan.corpus.root)} has no dev/ and devtest/ subfolders to train on "
+                     "(add them, or name another corpus with --train-corpus DIR)")
+    return said
 
 
 def _check_cache_writable(cache_dir: Path | None) -> None:

@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"a training mix of our BPE, repeatable: {', '.join(BUILT_IN)} or shares of the "
                             f"training bytes like 'eng=9,*=1' (default: {', '.join(DEFAULT_MIXES)})")
         p.add_argument("--train-corpus", type=argtypes.folder, metavar="DIR",
-                       help="train on this corpus's dev split (default: the bundled FLORES-200)")
+                       help="train on this corpus's dev split (default: the bundled FLORES-200; for run, a --corpus "
+                            "DIR with dev/ and devtest/ trains on its own dev/)")
         p.add_argument("--max-sentences", type=argtypes.positive_int, metavar="N",
                        help="use only the first N lines per language")
         p.add_argument("--cache-dir", type=argtypes.folder, metavar="DIR",

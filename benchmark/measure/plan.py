@@ -1,21 +1,22 @@
 """What a run will do: `RunConfig` (the options) -> `Plan` (corpora, languages, texts, tokenizer ids).
 
 The protocol decided here:
-- Trained tokenizers learn from the training corpus's `dev` split (the bundled FLORES-200 unless
-  `--train-corpus`), all selected languages together, an equal share each: the same number of
-  lines per language. The corpus is parallel, so equal lines means equal content; equal bytes
-  would instead give scripts with more bytes per sentence fewer sentences. At most
-  `MAX_TRAINING_LINES` lines in all: past 30 languages each gives the first
-  `MAX_TRAINING_LINES // n_languages` lines of its split (204 languages: 147 each), and the run
-  record's `train_share` says so (docs/reproduce.md has the measurements behind the number).
-- Every measurement is on `devtest` (or, for a user corpus without splits, the whole corpus,
-  while training stays on the other corpus): no measurement sees training text. That is checked
-  line by line, not assumed from folder names: a run with trained tokenizers is refused if more
-  than 5% of a language's measured lines are training text, and the report counts the few others.
-- A user corpus trains (and, without a dev split, warms up) on the training corpus's counterpart
-  of each language: the same code or the same language part (`eng` -> `eng_Latn`). Languages
-  without one leave the training to the others; if none has one, the training corpus's default
-  languages are used (the bundled FLORES-200's six).
+- Trained tokenizers learn from the training corpus's `dev` split: `--train-corpus`, else the
+  measured corpus when it has dev/ and devtest/, else the bundled FLORES-200. All selected
+  languages together, an equal share each: the same number of lines per language. The corpus is
+  parallel, so equal lines means equal content; equal bytes would instead give scripts with more
+  bytes per sentence fewer sentences. At most `MAX_TRAINING_LINES` lines in all: past 30
+  languages each gives the first `MAX_TRAINING_LINES // n_languages` lines of its split (204
+  languages: 147 each), and the run record's `train_share` says so (docs/reproduce.md has the
+  measurements behind the number).
+- Every measurement is on `devtest` (or, for a corpus without splits, the whole corpus, while
+  training is on another corpus): no measurement sees training text. That is checked line by
+  line, not assumed from folder names: a run with trained tokenizers is refused if more than 5%
+  of a language's measured lines are training text, and the report counts the few others.
+- A corpus trained elsewhere trains (and, without a dev split, warms up) on the training corpus's
+  counterpart of each language: the same code or the same language part (`eng` -> `eng_Latn`).
+  Languages without one leave the training to the others; if none has one, the training
+  corpus's default languages are used (the bundled FLORES-200's six).
 - Throughput is timed after a warm-up on the language's `dev` split, so the timed text is
   unseen; a language with neither a dev split nor a counterpart is timed cold.
 
@@ -249,7 +250,11 @@ def plan_run(config: RunConfig) -> Plan:
     corpus = load_corpus(root, load_languages)
     languages = corpus.languages
 
-    train_root = corpus_root(config.train_corpus_dir)
+    # A corpus with its own dev/ and devtest/ trains on its dev/; a flat one cannot (every line is
+    # measured), so it trains on the bundled FLORES-200's counterparts; --train-corpus overrides both.
+    has_split = corpus.train_split != corpus.measure_split
+    train_root = corpus_root(config.train_corpus_dir if config.train_corpus_dir is not None
+                             else root if has_split else None)
     same_corpus = train_root.resolve() == root.resolve()
     if same_corpus:
         train_corpus = corpus
@@ -262,10 +267,10 @@ def plan_run(config: RunConfig) -> Plan:
         wanted = list(dict.fromkeys(counterpart.values())) or None
         train_corpus = load_corpus(train_root, wanted)
     # Only tokenizers this run trains must not be measured on their training text.
-    if same_corpus and trains and corpus.train_split == corpus.measure_split:
+    if same_corpus and trains and not has_split:  # only when --train-corpus names the measured corpus
         raise BenchmarkError(
-            f"{root}: has no dev/ and devtest/ subfolders, so training on it would measure on "
-            "training text; add the subfolders or train elsewhere with --train-corpus DIR"
+            f"{root}: has no dev/ and devtest/ subfolders, so training on it (--train-corpus) would measure on "
+            "training text; add the subfolders, or leave --train-corpus out to train on the bundled FLORES-200"
         )
     train_languages = tuple(dict.fromkeys(counterpart.values())) or train_corpus.languages
 
