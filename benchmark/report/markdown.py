@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmark.report.catalogue import PlotInfo, caption_of
+from benchmark.report.escaped import markdown_results
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.sections import report_sections
@@ -32,6 +33,7 @@ def to_markdown(table: Table) -> str:
 
 def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
     """The whole README.md. `plots` are the figures written under plots/ (empty: no figures)."""
+    results = markdown_results(results)  # every outside text as literal text, not markup
     drawn = {info.name: info for info in plots}
     parts = ["# Token cost by language: results", "", run_summary(results), "", "## Findings", ""]
     parts += [f"- {sentence}" for sentence in compute_findings(results)]

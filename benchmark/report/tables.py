@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from benchmark.adapters.families import family_name
+from benchmark.escaping import csv_cell
 from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, lossy_lines
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
@@ -63,7 +64,8 @@ def results_csv(results: Results) -> str:
     writer.writerow(ROW_FIELDS)
     for row in sorted(results.rows, key=lambda r: (tokenizer_sort_key(r), r.language)):
         # repr of a float is the shortest text that reads back as the same float.
-        writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row.to_dict().values()])
+        writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else csv_cell(v)
+                         for v in row.to_dict().values()])
     return buffer.getvalue()
 
 

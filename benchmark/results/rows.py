@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.errors import BenchmarkError
+from benchmark.escaping import csv_cell
 from benchmark.fileio import atomic_write_text, read_versioned_json
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -237,7 +238,7 @@ def summaries_csv(results: Results) -> str:
     for summary in results.summaries:
         values = summary.to_dict()
         values["unreachable_examples"] = "; ".join(summary.unreachable_examples)
-        writer.writerow(["" if values[name] is None else values[name] for name in SUMMARY_FIELDS])
+        writer.writerow(["" if values[name] is None else csv_cell(values[name]) for name in SUMMARY_FIELDS])
     return buffer.getvalue()
 
 def save_results(results: Results, path: Path) -> None:
