@@ -71,5 +71,5 @@ def test_the_mix_drives_the_premium_and_parity_aware_training_closes_it(tmp_path
 
     assert spread("bpe/parity-2048") < spread("bpe/balanced-2048")
     mixes = results.record.settings.train_mixes
-    assert set(mixes) == {"balanced", "english-only", "english-heavy", "parity"}
+    assert set(mixes) == {"balanced", "english-only", "english-heavy", "parity", "hangul-first"}
     assert mixes["english-heavy"].byte_shares["eng_Latn"] == pytest.approx(0.9, abs=1e-3)

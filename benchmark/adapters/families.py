@@ -27,6 +27,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("deepseek", "DeepSeek", "production"),
     Family("bpe-balanced", "our BPE (balanced)", "trained"),
     Family("bpe-parity", "our BPE (parity-aware)", "trained"),
+    Family("bpe-hangul-first", "our BPE (Hangul first)", "trained"),
     Family("bpe-english-heavy", "our BPE (English-heavy)", "trained"),
     Family("bpe-english-only", "our BPE (English only)", "trained"),
     Family("bpe", "our byte-level BPE", "trained"),  # results of runs before training mixes

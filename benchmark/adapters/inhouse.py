@@ -110,7 +110,7 @@ def trained_id(mix_name: str, vocab_size: int) -> str:
 
 
 # The modules whose code decides a trained model's merges: any edit is a new cache key.
-_TRAINER_MODULES = ("train", "parity", "sweeps", "tables", "patterns")
+_TRAINER_MODULES = ("train", "parity", "whole_chars", "sweeps", "tables", "patterns")
 
 
 def trainer_digest() -> str:
@@ -125,14 +125,17 @@ def trainer_digest() -> str:
 
 
 def cache_settings(pattern: str, vocab_size: int, *, weights: dict[str, int] | None = None,
-                   parity: bool = False) -> dict[str, Any]:
+                   parity: bool = False, whole_characters: Sequence[str] = ()) -> dict[str, Any]:
     """What decides a trained model besides the text: the pattern *text* (a name can be edited
     under us), the trainer's sources, min_frequency, the size, and the mix (weights, parity)."""
     from benchmark.bpe.patterns import resolve_pattern
 
     name, pattern_text = resolve_pattern(pattern)
-    return {"pattern": name, "pattern_text": pattern_text, "min_frequency": MIN_FREQUENCY,
-            "trainer_sha256": trainer_digest(), "vocab_size": vocab_size, "weights": weights, "parity": parity}
+    settings = {"pattern": name, "pattern_text": pattern_text, "min_frequency": MIN_FREQUENCY,
+                "trainer_sha256": trainer_digest(), "vocab_size": vocab_size, "weights": weights, "parity": parity}
+    if whole_characters:
+        settings["whole_characters"] = list(whole_characters)
+    return settings
 
 
 def count_pretokens_by_language(lines_by_language: dict[str, Sequence[str]]) -> dict[str, dict[bytes, int]]:
@@ -148,7 +151,8 @@ def is_cached(training: TrainingText, mix: TrainingMix, vocab_sizes: Sequence[in
         return True  # nothing to train: the mix is skipped
     weights = mix.weights(training.lines)
     return all(cache.load(FAMILY, cache.key(FAMILY, texts_sha256=training.sha256,
-                                            settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity),
+                                            settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity,
+                                                                    whole_characters=mix.whole_characters),
                                             library_version="benchmark.bpe"), MODEL_SUFFIX) is not None
                for size in vocab_sizes)
 
@@ -166,11 +170,13 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
         return {size: Skipped(trained_id(mix.name, size), family, size, reason) for size in vocab_sizes}
     weights = mix.weights(training.lines)
     keys = {size: cache.key(FAMILY, texts_sha256=training.sha256,
-                            settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity),
+                            settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity,
+                                                                    whole_characters=mix.whole_characters),
                             library_version="benchmark.bpe") for size in vocab_sizes}
     found = {size: cache.load(FAMILY, key, MODEL_SUFFIX) for size, key in keys.items()}
     record = {"min_frequency": MIN_FREQUENCY, "training_mix": mix.name, "mix": mix.description,
               "weights": weights, "parity_aware": mix.parity,
+              **({"whole_characters": list(mix.whole_characters)} if mix.whole_characters else {}),
               "train_seconds": "time the single training run to the largest size took to reach this size"}
     if all(hit is not None for hit in found.values()):
         return {size: InhouseBPE(ByteLevelBPE.load(path), id=trained_id(mix.name, size), family=family,
@@ -182,7 +188,8 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
                                                 pattern=PATTERN, min_frequency=MIN_FREQUENCY, progress=progress)
     else:
         sweep = ByteLevelBPE.train_sweep(pretoken_counts=_weighted_sum(counts, weights), vocab_sizes=vocab_sizes,
-                                         pattern=PATTERN, min_frequency=MIN_FREQUENCY, progress=progress)
+                                         pattern=PATTERN, min_frequency=MIN_FREQUENCY,
+                                         whole_characters=mix.whole_characters, progress=progress)
     adapters: dict[int, Adapter] = {}
     for size, (model, seconds) in sweep.items():
         with tempfile.TemporaryDirectory() as tmp:

@@ -19,7 +19,9 @@ speed, caches, model files. They follow the rules written in train.py's docstrin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+
+import regex
 
 
 def merge(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
@@ -37,12 +39,18 @@ def merge(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
 
 
 def reference_train(
-    pretoken_counts: Mapping[bytes, int], n_merges: int, *, min_frequency: int = 2
+    pretoken_counts: Mapping[bytes, int], n_merges: int, *, min_frequency: int = 2,
+    first_merges: Sequence[tuple[int, int]] = (),
 ) -> tuple[list[tuple[int, int]], dict[bytes, list[int]]]:
-    """Return (merges, final ids of each pre-token), recounting every pair for every merge."""
+    """Return (merges, final ids of each pre-token), recounting every pair for every merge.
+    `first_merges` are made first, as given (whole characters: `reference_whole_character_merges`)."""
     words = {data: list(data) for data in pretoken_counts}
     token_bytes = [bytes([i]) for i in range(256)]
     merges: list[tuple[int, int]] = []
+    for pair in list(first_merges)[:n_merges]:
+        merges.append(pair)
+        token_bytes.append(token_bytes[pair[0]] + token_bytes[pair[1]])
+        words = {data: merge(ids, pair, 255 + len(merges)) for data, ids in words.items()}
     while len(merges) < n_merges:
         pair_counts: dict[tuple[int, int], int] = {}
         for data, ids in words.items():
@@ -65,6 +73,30 @@ def reference_train(
         token_bytes.append(token_bytes[chosen[0]] + token_bytes[chosen[1]])
         words = {data: merge(ids, chosen, new_id) for data, ids in words.items()}
     return merges, words
+
+
+def reference_whole_character_merges(
+    pretoken_counts: Mapping[bytes, int], scripts: Sequence[str], *, min_frequency: int = 2
+) -> list[tuple[int, int]]:
+    """whole_chars.py's first merges, naively: count each character of the scripts one at a time,
+    sort, and give each character, in turn, the merges of its byte prefixes not yet made."""
+    is_wanted = [regex.compile(rf"\p{{Script={name}}}") for name in scripts]
+    counts: dict[str, int] = {}
+    for data, n in pretoken_counts.items():
+        for char in data.decode("utf-8", "replace"):
+            if any(pattern.fullmatch(char) for pattern in is_wanted):
+                counts[char] = counts.get(char, 0) + n
+    token_bytes = [bytes([i]) for i in range(256)]
+    merges: list[tuple[int, int]] = []
+    for char in sorted(counts, key=lambda c: (-counts[c], ord(c))):
+        if counts[char] < min_frequency:
+            break
+        data = char.encode("utf-8")
+        for end in range(2, len(data) + 1):
+            if data[:end] not in token_bytes:
+                merges.append((token_bytes.index(data[:end - 1]), data[end - 1]))
+                token_bytes.append(data[:end])
+    return merges
 
 
 def reference_encode(text: str, merges: list[tuple[int, int]], pattern) -> list[int]:

@@ -21,6 +21,7 @@ from benchmark.bpe.parity import train_parity_merges
 from benchmark.bpe.patterns import resolve_pattern
 from benchmark.bpe.tables import special_token_list
 from benchmark.bpe.train import count_pretokens, train_merges
+from benchmark.bpe.whole_chars import script_pattern, train_whole_character_merges
 
 Counts = Mapping[bytes, int]
 
@@ -39,6 +40,7 @@ class TrainingConstructors:
         pattern: str | None = "cl100k",
         min_frequency: int = 2,
         special_tokens: Sequence[str] = (),
+        whole_characters: Sequence[str] = (),
         progress: bool = False,
     ) -> Any:
         """Learn merges up to `vocab_size` tokens from `texts` (any iterable of str, streamed), or
@@ -48,10 +50,14 @@ class TrainingConstructors:
         `vocab_size` counts the 256 bytes, the merges and the special tokens. Training stops early
         when the most frequent pair occurs fewer than `min_frequency` times; `.vocab_size` then says
         the size actually reached.
+
+        `whole_characters=("Hangul",)` (or other Unicode script names) first gives every character
+        of those scripts seen `min_frequency` times a token, most frequent first, then merges by
+        frequency (whole_chars.py).
         """
         return cls.train_sweep(texts, [vocab_size], pretoken_counts=pretoken_counts, pattern=pattern,
                                min_frequency=min_frequency, special_tokens=special_tokens,
-                               progress=progress)[vocab_size][0]
+                               whole_characters=whole_characters, progress=progress)[vocab_size][0]
 
     @classmethod
     def train_sweep(
@@ -63,18 +69,25 @@ class TrainingConstructors:
         pattern: str | None = "cl100k",
         min_frequency: int = 2,
         special_tokens: Sequence[str] = (),
+        whole_characters: Sequence[str] = (),
         progress: bool = False,
     ) -> dict[int, tuple[Any, float]]:
         """Train once to the largest size; return each size's model and the seconds to reach it
-        (counting included). Texts or counts as for `train`."""
+        (counting included). Texts or counts, and `whole_characters`, as for `train`."""
         _exactly_one("texts", texts, "pretoken_counts=", pretoken_counts)
         if texts is not None:
             check_texts(texts)
+        if isinstance(whole_characters, str) or whole_characters:
+            script_pattern(whole_characters)  # an unknown script is refused before the work
 
         def count() -> Counts:
             return pretoken_counts if texts is None else count_pretokens(texts, pattern)
 
         def run(counts: Counts, n_merges: int, checkpoints: list[int]):
+            if whole_characters:
+                return train_whole_character_merges(counts, n_merges, scripts=whole_characters,
+                                                    min_frequency=min_frequency, progress=progress,
+                                                    checkpoints=checkpoints)
             return train_merges(counts, n_merges, min_frequency=min_frequency, progress=progress,
                                 checkpoints=checkpoints)
 

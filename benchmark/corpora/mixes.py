@@ -8,6 +8,8 @@ text decides what each language pays. A mix gives every training language a weig
 - `english-heavy`: English 90% of the training bytes, the other languages sharing the rest equally;
 - `parity`: balanced text, parity-aware merges (Foroutan, Meister et al. 2025): each merge is the
   most frequent pair of the language whose text is then the most tokens (benchmark/bpe/parity.py);
+- `hangul-first`: balanced text; every Hangul syllable seen at least twice first gets its own
+  token (most frequent first, within the budget), then frequency merges (benchmark/bpe/whole_chars.py);
 - a custom mix, `--train-mix eng=9,*=1`: relative shares of the training bytes, `*` for every
   language not named (a language given no share is not trained on).
 
@@ -36,6 +38,7 @@ class TrainingMix:
     parity: bool = False
     byte_shares: tuple[tuple[str, float], ...] = ()  # (code or "*", relative share of the bytes)
     equal_lines: bool = False  # balanced: weight 1 each, not shares of bytes
+    whole_characters: tuple[str, ...] = ()  # scripts whose characters get a token first (bpe/whole_chars.py)
 
     def byte_share_of(self, code: str) -> float:
         """The share a custom mix gives `code`: under its own code or its language part in any
@@ -98,6 +101,8 @@ BUILT_IN: dict[str, TrainingMix] = {
         TrainingMix("english-heavy", f"English {HEAVY_SHARE:.0%} of the training bytes, the others sharing the rest "
                                      "equally"),
         TrainingMix("parity", "balanced text, parity-aware merges", parity=True, equal_lines=True),
+        TrainingMix("hangul-first", "balanced text, every Hangul syllable seen twice a token first, then frequency "
+                    "merges", equal_lines=True, whole_characters=("Hangul",)),
     )
 }
 DEFAULT_MIXES = tuple(BUILT_IN)

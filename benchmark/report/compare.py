@@ -13,7 +13,7 @@ from benchmark.report.naming import ordered_languages, reference_language, token
 from benchmark.results.rows import ResultRow, Results, TokenizerSummary
 
 MIX_PREFIX = "bpe-"  # our BPE's families, one per training mix: bpe-balanced, bpe-parity, ...
-BUILT_IN_MIX_ORDER = ("bpe-english-only", "bpe-english-heavy", "bpe-balanced", "bpe-parity")
+BUILT_IN_MIX_ORDER = ("bpe-english-only", "bpe-english-heavy", "bpe-balanced", "bpe-parity", "bpe-hangul-first")
 
 
 def is_production(family: str) -> bool:

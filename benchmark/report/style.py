@@ -30,6 +30,7 @@ FAMILY_PALETTES = {
     "bpe": "Blues",
     "bpe-balanced": "Blues",
     "bpe-parity": "BuGn",
+    "bpe-hangul-first": "PuRd",
     "bpe-english-heavy": "Reds",
     "bpe-english-only": "YlOrBr",
     "hf-bpe": "Purples",
