@@ -100,6 +100,37 @@ def test_skipped_rows_keep_the_text_counts():
     assert row.premium is None and row.throughput_mb_s is None
 
 
+def test_an_unmeasured_row_has_no_figure_but_those_its_text_and_size_give():
+    # Every column by its declaration: a formula over counts that were never made is None, even
+    # one that would read the row's n_tokens of 0 as a count (tokens per sentence, fertility).
+    import dataclasses
+
+    from benchmark.results.rows import ResultRow
+
+    row = skipped_row(Skipped("hf/bpe-1024", "hf-bpe", 1024, "too small"), "eng", ["a b", "c"], n_words=3)
+    formulas = {f.name for f in dataclasses.fields(ResultRow) if "formula" in f.metadata}
+    given = {name: getattr(row, name) for name in formulas if getattr(row, name) is not None}
+    assert given == {"embedding_params": 1024 * 768}
+    assert (row.n_words, row.n_tokens, row.tokens_per_sentence, row.fertility) == (3, 0, None, None)
+
+
+def test_every_formula_reads_only_what_a_row_is_built_from():
+    # A formula naming an argument build_row does not give would silently make its column None.
+    import dataclasses
+
+    from benchmark.measure.counting import _arguments
+    from benchmark.results.rows import ResultRow
+
+    adapter = WordAdapter(["the", "cat", "sat"])
+    counts = count_texts(adapter, ["the cat", "sat"])
+    row = build_row(adapter, "eng", ["the cat", "sat"], counts, None, counts)
+    for f in dataclasses.fields(ResultRow):
+        if "formula" in f.metadata and f.name not in ("unk_rate", "byte_fallback_rate", "partial_char_rate",
+                                                      "fertility", "whole_word_rate", "continued_word_rate"):
+            assert getattr(row, f.name) is not None, (f.name, _arguments(f.metadata["formula"]))
+    assert (row.premium, row.tokens_per_sentence, row.vocab_utilisation) == (1.0, 1.5, 0.75)  # 3 of 4 ids, <unk> unused
+
+
 def test_measure_throughput_protocol_with_a_fake_clock():
     calls: list[str] = []
     ticks = iter(range(100))

@@ -55,7 +55,7 @@ def test_throughput_and_embedding_params():
     assert metrics.throughput_mb_s(n_bytes=3_000_000, seconds=1.5) == 2.0  # decimal megabytes
     assert metrics.tokens_per_second(n_tokens=500, seconds=0.25) == 2000
     assert metrics.throughput_mb_s(n_bytes=10, seconds=0) is None
-    assert metrics.embedding_params(4096) == 4096 * 768
+    assert metrics.embedding_params(vocab_size=4096) == 4096 * 768
 
 
 def test_tokens_per_word_counts_the_tokens_overlapping_each_word():

@@ -13,9 +13,11 @@ The numbers come from the pure functions in metrics.py.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Sequence
 
 from benchmark.measure import metrics
@@ -28,17 +30,19 @@ EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at l
 
 @dataclass
 class Counts:
-    """What counting one tokenizer over some sentences found; two slices' counts merge."""
+    """What counting one tokenizer over some sentences found. Every field adds up across slices
+    of the text (lists concatenate, numbers and Counters add) and None, not applicable to this
+    tokenizer or language, stays None: `merge` follows from the fields."""
 
     tokens_per_line: list[int] = field(default_factory=list)
-    n_unk: int = 0
-    n_byte_fallback: int = 0
     n_roundtrip: int = 0
     token_counts: Counter = field(default_factory=Counter)  # token id -> how often it occurred
-    n_partial_char: int = 0  # tokens whose bytes are not valid UTF-8 alone
+    n_unk: int | None = None  # None: the tokenizer has no unknown token
+    n_byte_fallback: int | None = None  # None: it has no byte-fallback pieces
+    n_partial_char: int | None = None  # tokens whose bytes are not valid UTF-8 alone; None: it has none
     n_words: int | None = None  # None: the language has no word segmenter
-    n_words_whole: int = 0  # words exactly one token overlaps
-    n_words_continued: int = 0  # words two or more tokens overlap
+    n_words_whole: int | None = None  # words exactly one token overlaps
+    n_words_continued: int | None = None  # words two or more tokens overlap
 
     @property
     def used_ids(self) -> set[int]:
@@ -46,12 +50,11 @@ class Counts:
 
     def merge(self, later: Counts) -> Counts:
         """These counts followed by `later`'s (the sentences after them)."""
-        words = None if self.n_words is None or later.n_words is None else self.n_words + later.n_words
-        return Counts(self.tokens_per_line + later.tokens_per_line, self.n_unk + later.n_unk,
-                      self.n_byte_fallback + later.n_byte_fallback, self.n_roundtrip + later.n_roundtrip,
-                      self.token_counts + later.token_counts, self.n_partial_char + later.n_partial_char,
-                      words, self.n_words_whole + later.n_words_whole,
-                      self.n_words_continued + later.n_words_continued)
+        return Counts(**{f.name: _add(getattr(self, f.name), getattr(later, f.name)) for f in fields(self)})
+
+
+def _add(first, second):
+    return None if first is None or second is None else first + second
 
 
 def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] | None = None) -> Counts:
@@ -82,9 +85,11 @@ def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] |
     # Per token id, not per token: the same counts, a fraction of the lookups.
     if adapter.unk_id is not None:
         counts.n_unk = token_counts.get(adapter.unk_id, 0)
-    counts.n_byte_fallback = sum(n for i, n in token_counts.items() if i in adapter.byte_fallback_ids)
+    if adapter.byte_fallback_ids:
+        counts.n_byte_fallback = sum(n for i, n in token_counts.items() if i in adapter.byte_fallback_ids)
     partial = adapter.partial_char_ids
-    counts.n_partial_char = sum(n for i, n in token_counts.items() if i in partial)
+    if partial:  # none in WordPiece: every entry is whole characters
+        counts.n_partial_char = sum(n for i, n in token_counts.items() if i in partial)
     if words is not None:
         _align(counts, token_starts, token_ends, word_bounds, line_bytes, line_tokens, line_words)
     return counts
@@ -134,65 +139,65 @@ def build_row(adapter: Adapter, language: str, texts: Sequence[str], counts: Cou
     """The row of one tokenizer on one language; `reference` is the reference language's counts
     under the same tokenizer (None when they failed: no premium). `interval` is the premium's,
     computed by the caller for many rows at once (`metrics.premium_cis`); True computes it here."""
-    n_tokens = sum(counts.tokens_per_line)
-    n_words = counts.n_words
-    n_bytes = sum(len(t.encode("utf-8")) for t in texts)
-    n_chars = sum(len(t) for t in texts)
-    premium = ci = None
-    if reference is not None:
-        premium = metrics.premium(counts.tokens_per_line, reference.tokens_per_line)
-        ci = metrics.premium_ci(counts.tokens_per_line, reference.tokens_per_line) if interval is True else interval
-    return ResultRow(
-        tokenizer=adapter.id,
-        family=adapter.family,
-        vocab_size=adapter.vocab_size,
-        language=language,
-        n_sentences=len(texts),
-        n_tokens=n_tokens,
-        n_bytes=n_bytes,
-        n_chars=n_chars,
-        n_words=n_words,
-        bytes_per_token=metrics.bytes_per_token(n_bytes=n_bytes, n_tokens=n_tokens),
-        chars_per_token=metrics.chars_per_token(n_chars=n_chars, n_tokens=n_tokens),
-        tokens_per_sentence=metrics.tokens_per_sentence(n_tokens=n_tokens, n_sentences=len(texts)),
-        fertility=metrics.fertility(n_tokens=n_tokens, n_words=n_words) if n_words is not None else None,
-        whole_word_rate=metrics.share(counts.n_words_whole, n_words) if n_words is not None else None,
-        continued_word_rate=metrics.share(counts.n_words_continued, n_words) if n_words is not None else None,
-        premium=premium,
-        premium_ci_low=ci[0] if ci else None,
-        premium_ci_high=ci[1] if ci else None,
-        # None, not 0.0, when the model has no unknown token (as byte_fallback_rate without byte pieces).
-        unk_rate=metrics.share(counts.n_unk, n_tokens) if adapter.unk_id is not None else None,
-        byte_fallback_rate=metrics.share(counts.n_byte_fallback, n_tokens) if adapter.byte_fallback_ids else None,
-        # None, not 0.0, when no entry of the vocabulary is part of a character (WordPiece).
-        partial_char_rate=metrics.share(counts.n_partial_char, n_tokens) if adapter.partial_char_ids else None,
-        roundtrip_rate=metrics.share(counts.n_roundtrip, len(texts)),
-        vocab_utilisation=metrics.ratio(len(counts.token_counts), adapter.vocab_size),
-        renyi_efficiency=metrics.renyi_efficiency(counts.token_counts.values(), vocab_size=adapter.vocab_size),
+    if interval is True:
+        interval = (metrics.premium_ci(counts.tokens_per_line, reference.tokens_per_line)
+                    if reference is not None else None)
+    measured = {f.name: getattr(counts, f.name) for f in fields(counts)}
+    measured.update(
+        n_tokens=sum(counts.tokens_per_line),
+        reference_tokens_per_line=reference.tokens_per_line if reference is not None else None,
+        token_frequencies=counts.token_counts.values(),
+        n_used_ids=len(counts.token_counts),
+        premium_ci_low=interval[0] if interval else None,
+        premium_ci_high=interval[1] if interval else None,
         train_seconds=adapter.train_seconds,
         throughput_mb_s=timing.throughput_mb_s if timing else None,
         tokens_per_second=timing.tokens_per_second if timing else None,
         throughput_x_tiktoken=timing.x_yardstick if timing else None,
-        embedding_params=metrics.embedding_params(adapter.vocab_size),
-        status="ok",
     )
+    return ResultRow(**row_values(_text_facts(adapter.id, adapter.family, adapter.vocab_size, language, texts,
+                                              "ok", counts.n_words), measured))
 
 
 def unmeasured_row(tokenizer_id: str, family: str, vocab_size: int, language: str, texts: Sequence[str],
                    status: str, *, n_words: int | None = None) -> ResultRow:
     """A row with the text's counts (`n_words` too, when known) and no figures: `skipped: ...` or
     `failed: ...`."""
-    return ResultRow(
-        tokenizer=tokenizer_id, family=family, vocab_size=vocab_size, language=language,
-        n_sentences=len(texts), n_tokens=0, n_bytes=sum(len(t.encode("utf-8")) for t in texts),
-        n_chars=sum(len(t) for t in texts), n_words=n_words, bytes_per_token=None, chars_per_token=None,
-        tokens_per_sentence=None, fertility=None, whole_word_rate=None, continued_word_rate=None,
-        premium=None, premium_ci_low=None, premium_ci_high=None,
-        unk_rate=None, byte_fallback_rate=None, partial_char_rate=None, roundtrip_rate=None,
-        vocab_utilisation=None, renyi_efficiency=None,
-        train_seconds=None, throughput_mb_s=None, tokens_per_second=None, throughput_x_tiktoken=None,
-        embedding_params=metrics.embedding_params(vocab_size), status=status,
-    )
+    return ResultRow(**row_values(_text_facts(tokenizer_id, family, vocab_size, language, texts, status, n_words),
+                                  None))
+
+
+def _text_facts(tokenizer_id: str, family: str, vocab_size: int, language: str, texts: Sequence[str],
+                status: str, n_words: int | None) -> dict:
+    """What a row knows without measuring: the tokenizer, the language and its text."""
+    return {"tokenizer": tokenizer_id, "family": family, "vocab_size": vocab_size, "language": language,
+            "n_sentences": len(texts), "n_bytes": sum(len(t.encode("utf-8")) for t in texts),
+            "n_chars": sum(len(t) for t in texts), "n_words": n_words, "status": status}
+
+
+def row_values(facts: dict, measured: dict | None) -> dict:
+    """Every field of a row by its declaration (results/rows.py): a `_counted` field from `facts`,
+    then `measured` (on an unmeasured row, None: its declared `unmeasured` value); a `_formula` one
+    by its function over the values its keyword arguments name, None when any is None."""
+    values: dict = {}
+    known = {**(measured or {}), **facts}  # what formulas see: never an unmeasured row's placeholder
+    for f in fields(ResultRow):
+        formula = f.metadata.get("formula")
+        if formula is None:
+            if f.name in facts:
+                values[f.name] = facts[f.name]
+            else:
+                values[f.name] = f.metadata["unmeasured"] if measured is None else measured[f.name]
+            continue
+        arguments = {name: known.get(name) for name in _arguments(formula)}
+        values[f.name] = known[f.name] = None if None in arguments.values() else formula(**arguments)
+    return values
+
+
+@functools.cache
+def _arguments(formula) -> tuple[str, ...]:
+    """The names of a formula's arguments without a default: the counts it is computed from."""
+    return tuple(name for name, p in inspect.signature(formula).parameters.items() if p.default is p.empty)
 
 
 def skipped_row(skipped: NotBuilt, language: str, texts: Sequence[str], *, n_words: int | None = None) -> ResultRow:

@@ -1,6 +1,6 @@
 """Pure functions over token counts: no I/O, no tokenizers, no clocks.
 
-measure.py encodes and times; these functions turn the counts into the numbers of a result row.
+counting.py encodes and timing.py times; these functions turn the counts into the numbers of a result row.
 A ratio whose denominator is zero is None (the row shows "not applicable"), never inf or NaN.
 
 Example, two sentences encoded into 3 and 5 tokens, 10 and 14 bytes:
@@ -132,6 +132,38 @@ def share(n_hits: int, n_total: int) -> float | None:
     return ratio(n_hits, n_total)
 
 
+# The rates of a result row, each by the names of the counts it divides (results/rows.py
+# declares which column each computes; a count that is None, not applicable, makes it None).
+
+def unk_rate(*, n_unk: int, n_tokens: int) -> float | None:
+    return share(n_unk, n_tokens)
+
+
+def byte_fallback_rate(*, n_byte_fallback: int, n_tokens: int) -> float | None:
+    return share(n_byte_fallback, n_tokens)
+
+
+def partial_char_rate(*, n_partial_char: int, n_tokens: int) -> float | None:
+    return share(n_partial_char, n_tokens)
+
+
+def roundtrip_rate(*, n_roundtrip: int, n_sentences: int) -> float | None:
+    return share(n_roundtrip, n_sentences)
+
+
+def whole_word_rate(*, n_words_whole: int, n_words: int) -> float | None:
+    return share(n_words_whole, n_words)
+
+
+def continued_word_rate(*, n_words_continued: int, n_words: int) -> float | None:
+    return share(n_words_continued, n_words)
+
+
+def vocab_utilisation(*, n_used_ids: int, vocab_size: int) -> float | None:
+    """Share of the vocabulary that occurs at least once in the text."""
+    return ratio(n_used_ids, vocab_size)
+
+
 def throughput_mb_s(*, n_bytes: int, seconds: float) -> float | None:
     return None if seconds <= 0 else n_bytes / seconds / MEGABYTE
 
@@ -140,7 +172,7 @@ def tokens_per_second(*, n_tokens: int, seconds: float) -> float | None:
     return None if seconds <= 0 else n_tokens / seconds
 
 
-def embedding_params(vocab_size: int, *, embedding_dim: int = EMBEDDING_DIM) -> int:
+def embedding_params(*, vocab_size: int, embedding_dim: int = EMBEDDING_DIM) -> int:
     """Parameters in the input embedding table: one `embedding_dim` row per vocabulary entry."""
     return vocab_size * embedding_dim
 
@@ -174,19 +206,19 @@ def tokens_per_word(word_starts, word_ends, token_starts, token_ends):
 # ---------------------------------------------------------------- the token distribution
 
 
-def renyi_entropy(counts: Iterable[int], *, alpha: float = RENYI_ALPHA) -> float | None:
+def renyi_entropy(token_frequencies: Iterable[int], *, alpha: float = RENYI_ALPHA) -> float | None:
     """Rényi entropy of order `alpha` in bits, of the distribution these counts are:
     H_a = log2(sum p^a) / (1 - a). None without tokens."""
     import math
 
-    values = [c for c in counts if c > 0]
+    values = [c for c in token_frequencies if c > 0]
     total = sum(values)
     if not total:
         return None
     return math.log2(sum((c / total) ** alpha for c in values)) / (1.0 - alpha)
 
 
-def renyi_efficiency(counts: Iterable[int], *, vocab_size: int, alpha: float = RENYI_ALPHA) -> float | None:
+def renyi_efficiency(token_frequencies: Iterable[int], *, vocab_size: int, alpha: float = RENYI_ALPHA) -> float | None:
     """Rényi efficiency (Zouhar et al. 2023): H_alpha of the token distribution over log2 of the
     vocabulary size, the entropy of a uniform distribution over the whole vocabulary, so 1 is
     every entry used equally often and unused entries lower it. (tokenization-scorer divides by
@@ -197,7 +229,7 @@ def renyi_efficiency(counts: Iterable[int], *, vocab_size: int, alpha: float = R
     """
     import math
 
-    entropy = renyi_entropy(counts, alpha=alpha)
+    entropy = renyi_entropy(token_frequencies, alpha=alpha)
     if entropy is None or vocab_size < 2:
         return None
     return entropy / math.log2(vocab_size)

@@ -18,13 +18,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from benchmark.errors import BenchmarkError
 from benchmark.escaping import csv_cell
 from benchmark.fileio import atomic_write_text, read_versioned_json
+from benchmark.measure import metrics
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
 # History of the file format (pyperf's habit: say what changed).
@@ -45,51 +46,63 @@ RESULTS_FORMAT_VERSION = 3
 READABLE_FORMAT_VERSIONS = (1, 2, 3)
 _HINT = "run `python -m benchmark run` again to regenerate it"
 
-# Columns whose values are timings: the only ones allowed to differ between two
-# runs of the same corpus and configuration.
-TIMING_FIELDS = ("train_seconds", "throughput_mb_s", "tokens_per_second", "throughput_x_tiktoken")
-
 STATUS_PREFIXES = ("skipped: ", "failed: ")
 
 # A row field's annotation -> the types its value may have (ints are fine where floats are).
 _FIELD_TYPES = {"str": str, "int": int, "int | None": (int, type(None)), "float | None": (int, float, type(None))}
 
 
+def _formula(formula: Callable[..., Any], **metadata: Any):
+    """A column computed by `formula` (benchmark.measure.metrics) from the counts its keyword
+    arguments name (benchmark.measure.counting.build_row); None when any of them is None."""
+    return field(metadata={"formula": formula, **metadata})
+
+
+def _counted(*, unmeasured: Any = None, **metadata: Any):
+    """A column the measuring phase gives as it is; `unmeasured` is its value on a skipped or
+    failed row."""
+    return field(metadata={"unmeasured": unmeasured, **metadata})
+
+
 @dataclass(frozen=True)
 class ResultRow:
-    """One tokenizer on one language. Float fields are None when not applicable or not measured."""
+    """One tokenizer on one language. Float fields are None when not applicable or not measured.
+
+    The fields are the row's schema: a `_formula` field names the pure function that computes it,
+    a `_counted` one is given by the measuring phase (or known without measuring); build_row,
+    unmeasured rows, JSON, CSV and `to_frame` all follow these declarations."""
 
     tokenizer: str  # the tokenizer's id, e.g. "bpe/balanced-4096", "tiktoken/o200k_base"
     family: str  # e.g. "bpe", "tiktoken", "sentencepiece-unigram", "hf-wordpiece", "hf-bpe"
     vocab_size: int
     language: str  # the corpus code, e.g. "jpn_Jpan"
     n_sentences: int
-    n_tokens: int  # sum over sentences, each encoded on its own as plain text
-    n_bytes: int  # UTF-8 bytes of the measured sentences (no newlines)
-    n_chars: int  # Unicode code points of the measured sentences
-    n_words: int | None  # words of the measured sentences (benchmark.words.segmenters); None: no segmenter
-    bytes_per_token: float | None
-    chars_per_token: float | None
-    tokens_per_sentence: float | None
-    fertility: float | None  # n_tokens / n_words
-    whole_word_rate: float | None  # share of words exactly one token overlaps
-    continued_word_rate: float | None  # share of words two or more tokens overlap
-    premium: float | None  # n_tokens / reference language's n_tokens on the same lines
-    premium_ci_low: float | None  # 95% bootstrap over sentences, seeded
-    premium_ci_high: float | None
-    unk_rate: float | None  # share of tokens that are the unknown token
-    byte_fallback_rate: float | None  # share of tokens that are byte-fallback pieces
-    partial_char_rate: float | None  # share of tokens whose bytes are not valid UTF-8 alone
-    roundtrip_rate: float | None  # share of sentences with decode(encode(s)) == s
-    vocab_utilisation: float | None  # share of the vocabulary used on this language
-    renyi_efficiency: float | None  # Rényi entropy (alpha 2.5) of the tokens / log2(vocab_size)
-    train_seconds: float | None  # None for tokenizers we did not train
-    throughput_mb_s: float | None  # single thread, median of repeats, unseen text
-    tokens_per_second: float | None
+    n_tokens: int = _counted(unmeasured=0)  # sum over sentences, each encoded on its own as plain text
+    n_bytes: int = _counted()  # UTF-8 bytes of the measured sentences (no newlines)
+    n_chars: int = _counted()  # Unicode code points of the measured sentences
+    n_words: int | None = _counted(added=3)  # words of the measured sentences (benchmark.words.segmenters); None: no segmenter
+    bytes_per_token: float | None = _formula(metrics.bytes_per_token)
+    chars_per_token: float | None = _formula(metrics.chars_per_token)
+    tokens_per_sentence: float | None = _formula(metrics.tokens_per_sentence)
+    fertility: float | None = _formula(metrics.fertility, added=3)  # n_tokens / n_words
+    whole_word_rate: float | None = _formula(metrics.whole_word_rate, added=3)  # share of words exactly one token overlaps
+    continued_word_rate: float | None = _formula(metrics.continued_word_rate, added=3)  # share of words two or more tokens overlap
+    premium: float | None = _formula(metrics.premium)  # n_tokens / reference language's n_tokens on the same lines
+    premium_ci_low: float | None = _counted()  # 95% bootstrap over sentences, seeded
+    premium_ci_high: float | None = _counted()
+    unk_rate: float | None = _formula(metrics.unk_rate)  # share of tokens that are the unknown token
+    byte_fallback_rate: float | None = _formula(metrics.byte_fallback_rate)  # share of tokens that are byte-fallback pieces
+    partial_char_rate: float | None = _formula(metrics.partial_char_rate, added=3)  # share of tokens whose bytes are not valid UTF-8 alone
+    roundtrip_rate: float | None = _formula(metrics.roundtrip_rate)  # share of sentences with decode(encode(s)) == s
+    vocab_utilisation: float | None = _formula(metrics.vocab_utilisation)  # share of the vocabulary used on this language
+    renyi_efficiency: float | None = _formula(metrics.renyi_efficiency, added=3)  # Rényi entropy (alpha 2.5) of the tokens / log2(vocab_size)
+    train_seconds: float | None = _counted(timing=True)  # None for tokenizers we did not train
+    throughput_mb_s: float | None = _counted(timing=True)  # single thread, median of repeats, unseen text
+    tokens_per_second: float | None = _counted(timing=True)
     # throughput / tiktoken cl100k_base's on the same sentences, timed in turns (median of repeats)
-    throughput_x_tiktoken: float | None
-    embedding_params: int  # vocab_size x 768
-    status: str  # "ok", "skipped: <reason>" or "failed: <reason>"
+    throughput_x_tiktoken: float | None = _counted(timing=True, added=2)
+    embedding_params: int = _formula(metrics.embedding_params)  # vocab_size x 768
+    status: str = _counted()  # "ok", "skipped: <reason>" or "failed: <reason>"
 
     def __post_init__(self) -> None:
         # One pass over the fields, each checked by its annotation: type, then counts >= 0 and
@@ -130,9 +143,13 @@ class ResultRow:
 
 
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow))
-# Columns added within format 3: a file written before them reads them as None.
-ADDED_ROW_FIELDS = ("n_words", "fertility", "whole_word_rate", "continued_word_rate", "partial_char_rate",
-                    "renyi_efficiency")
+# Columns whose values are timings: the only ones allowed to differ between two runs of the same
+# corpus and configuration.
+TIMING_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow) if f.metadata.get("timing"))
+# Column -> the format version it came in; a file of that version or older may lack it (format 3
+# gained its columns while it was being made) and reads it as None.
+ADDED_IN: dict[str, int] = {f.name: f.metadata["added"] for f in dataclasses.fields(ResultRow) if "added" in f.metadata}
+ADDED_ROW_FIELDS = tuple(name for name, version in ADDED_IN.items() if version == 3)  # added within format 3
 
 
 @dataclass(frozen=True)
@@ -261,11 +278,9 @@ def load_results(path: Path | str) -> Results:
     rows = []
     seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(raw["rows"], start=1):
-        if version == 1 and isinstance(row, dict):
-            row = {**row, "throughput_x_tiktoken": None}  # measured since version 2
         if not isinstance(row, dict):
             raise BenchmarkError(f"{path}: malformed results, row {number}: not an object")
-        row = {**dict.fromkeys(ADDED_ROW_FIELDS), **row}
+        row = {**{name: None for name, added in ADDED_IN.items() if added >= version}, **row}
         try:
             rows.append(ResultRow(**row))
         except (TypeError, ValueError) as exc:
