@@ -76,6 +76,7 @@ def test_train_and_encode_verbs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "bpe/balanced-260" in out and "hf/bpe-260" in out and " ok" in out
     assert (tmp_path / "models" / "bpe_balanced-260.json").is_file()
+    assert out.splitlines()[-1] == f"wrote 2 model files to {tmp_path / 'models'}/ (bpe_balanced-260.json, ...)"
 
     assert main(["list", "--cache-dir", cache]) == 0
     listing = capsys.readouterr().out

@@ -72,7 +72,8 @@ def test_a_mismatch_exits_1_with_a_table_of_language_published_computed(monkeypa
 def test_the_verb_resolves_languages_and_refuses_an_ambiguous_one(capsys):
     assert main(["reproduce", "petrov2023", "--columns", "CANINE", "--languages", "YDD"]) == 0
     out = capsys.readouterr().out
-    assert "CANINE  1/1 exact" in out and "1/1 counts exact" in out and "every count matches" in out
+    assert "CANINE  1/1 exact" in out and "every count matches" in out
+    assert "1/1 counts exact (1 column x 1 language)" in out  # not "1 columns"
     assert main(["reproduce", "petrov2023", "--languages", "zho"]) == 2
     assert "'zho' is ambiguous, it is one of zho_Hans (Chinese (Simplified)), zho_Hant" in capsys.readouterr().err
 

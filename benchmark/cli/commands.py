@@ -210,6 +210,7 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
     built = build_tokenizers(ids, training, cache, families=trained_families(mixes),
                              on_step=lambda label: print(label, file=sys.stderr))
     print(f"{'tokenizer':<28} {'vocab_size':>10} {'train_seconds':>13}  status", file=out)
+    saved = []
     for tokenizer in built:
         if isinstance(tokenizer, NotBuilt):
             print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  {tokenizer.status}", file=out)
@@ -218,7 +219,12 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
         if save_dir is not None:
             path = Path(save_dir) / (tokenizer.id.replace("/", "_") + tokenizer.file_suffix)
             tokenizer.save(path)
+            saved.append(path)
     print(f"cache: {cache.root}", file=out)
+    if save_dir is not None:
+        # Where the files went, and how they are named: the id with / as _ (`--tokenizer-file` reads them).
+        example = f" ({saved[0].name}{', ...' if len(saved) > 1 else ''})" if saved else ""
+        print(f"wrote {len(saved)} model file{'' if len(saved) == 1 else 's'} to {save_dir}/{example}", file=out)
     return EXIT_SOME_FAILED if any(t.status.startswith("failed") for t in built if isinstance(t, NotBuilt)) else EXIT_OK
 
 

@@ -114,7 +114,7 @@ def render(reproduction: Reproduction) -> str:
         lines.append(f"  not recomputed: {', '.join(names)} (they need {why})")
     for column in reproduction.columns:
         if column.mismatches:
-            lines += ["", f"{column.column}: {len(column.mismatches)} counts differ",
+            lines += ["", f"{column.column}: {_differ(len(column.mismatches))}",
                       f"  {'language':<10} {'published':>11} {'computed':>11} {'difference':>11}"]
             for count in column.mismatches:
                 published = "-" if count.published is None else f"{count.published:,}"
@@ -122,7 +122,16 @@ def render(reproduction: Reproduction) -> str:
                 lines.append(f"  {count.code:<10} {published:>11} {count.computed:>11,} {difference:>11}")
     n_counts = sum(len(column.counts) for column in reproduction.columns)
     n_exact = sum(column.n_exact for column in reproduction.columns)
-    verdict = "every count matches" if reproduction.ok else f"{n_counts - n_exact} counts differ"
-    lines += ["", f"{n_exact}/{n_counts} counts exact ({len(reproduction.columns)} columns x "
-                  f"{reproduction.n_languages} languages): {verdict}, in {reproduction.seconds:.1f} s"]
+    verdict = "every count matches" if reproduction.ok else _differ(n_counts - n_exact)
+    lines += ["", f"{n_exact}/{n_counts} counts exact ({_counted(len(reproduction.columns), 'column')} x "
+                  f"{_counted(reproduction.n_languages, 'language')}): {verdict}, in {reproduction.seconds:.1f} s"]
     return "\n".join(lines)
+
+
+def _counted(n: int, noun: str) -> str:
+    """`1 column`, `2 columns`."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _differ(n: int) -> str:
+    return f"{_counted(n, 'count')} {'differs' if n == 1 else 'differ'}"
