@@ -364,3 +364,16 @@ def cmd_reproduce(study: str, *, columns: Sequence[str] | None = None, languages
     reproduction = reproduce(study, columns=columns, languages=codes)
     print(render(reproduction), file=out)
     return EXIT_OK if reproduction.ok else EXIT_SOME_FAILED
+
+
+ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-language results `cost` reads
+
+
+def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json",
+             prices: Path | None = None, out: TextIO | None = None) -> int:
+    """Print what `language` (a code or an English name) costs on every production tokenizer's
+    models, and the cheapest and roomiest model, from saved results (no measuring)."""
+    from benchmark.pricing.answer import answer_for
+
+    print(answer_for(language, Path(results_path), prices=prices), end="", file=out or sys.stdout)
+    return EXIT_OK

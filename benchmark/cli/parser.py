@@ -71,6 +71,12 @@ def _report(args: argparse.Namespace) -> int:
     return cmd_report(results_path=args.results, output=args.output, plots=not args.no_plots)
 
 
+def _cost(args: argparse.Namespace) -> int:
+    from benchmark.cli.commands import cmd_cost
+
+    return cmd_cost(args.language, results_path=args.results, prices=args.prices)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from benchmark.adapters import DEFAULT_VOCAB_SIZES
     from benchmark.adapters.openai_tiktoken import rank_file_patterns
@@ -186,8 +192,28 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
                            help="only these languages, e.g. hin,amh_Ethi (default: every one published)")
     reproduce.set_defaults(handler=_reproduce)
+    _add_cost_parser(verbs)
     _add_speed_parser(verbs)
     return parser
+
+
+def _add_cost_parser(verbs) -> None:
+    from benchmark.cli.commands import ALL_LANGUAGES_OUTPUT
+
+    cost = verbs.add_parser(
+        "cost", help="what one language costs on each model, and the cheapest and roomiest model (no measuring)",
+        description="For one language, from saved results (the committed 204-language run by default): every "
+                    "production tokenizer with its models, tokens per sentence, the premium over English, the "
+                    "cheapest priced model with the cost of the measured text, and how much fits in a window; then "
+                    "the cheapest and the roomiest model overall. Prices and windows come from the pinned price "
+                    "database (offline), or from --prices FILE.")
+    cost.add_argument("language", help="a FLORES-200 code (hin, hin_Deva, zho_Hans) or an English name (Hindi)")
+    cost.add_argument("--results", type=Path, default=ALL_LANGUAGES_OUTPUT / "results.json", metavar="PATH",
+                      help="the saved results (default %(default)s)")
+    cost.add_argument("--prices", type=Path, metavar="FILE",
+                      help="your own prices: a CSV with the header model,input_usd_per_mtok[,context_window]"
+                           "[,tokenizer][,provider]; a model it names takes its price and window from it")
+    cost.set_defaults(handler=_cost)
 
 
 def _add_speed_parser(verbs) -> None:

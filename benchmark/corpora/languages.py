@@ -147,3 +147,29 @@ def choices_hint(code: str, available: Sequence[str]) -> str:
     guess = f"closest: {', '.join(close)}; " if close else ""
     return (f"{guess}this corpus has {len(available)} languages (`python -m benchmark list [--corpus DIR]` "
             "names them, `--languages all` takes them all)")
+
+
+def resolve_code_or_name(text: str, available: Sequence[str], names: dict[str, str], *, where: str) -> str:
+    """`resolve_code`, or else a language's English name in any case: 'Hindi' -> 'hin_Deva'. A name
+    that is a word of several ('Chinese': Chinese (Simplified), Chinese (Traditional)) is refused with them.
+
+    >>> resolve_code_or_name("hindi", ["eng_Latn", "hin_Deva"], {"hin_Deva": "Hindi"}, where="results")
+    'hin_Deva'
+    """
+    wanted = text.strip()
+    try:
+        return resolve_code(wanted, available, where=where, name_of=lambda code: names.get(code, code))
+    except BenchmarkError as not_a_code:
+        lower = wanted.lower()
+        exact = [code for code in available if names.get(code, "").lower() == lower]
+        if len(exact) == 1:
+            return exact[0]
+        # A whole word of the name: 'Chinese' is in 'Yue Chinese' and 'Chinese (Simplified)'.
+        words = [code for code in available if lower in names.get(code, "").lower().replace("(", " ").split()]
+        if len(words) == 1:
+            return words[0]
+        if words:
+            choices = ", ".join(f"{names[code]} ({code})" for code in words[:8]) + (", ..." if len(words) > 8 else "")
+            raise BenchmarkError(f"{where}: {wanted!r} is in the names of {len(words)} languages: {choices}; give "
+                                 "one of their codes") from None
+        raise not_a_code from None

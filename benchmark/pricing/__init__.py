@@ -1,0 +1,15 @@
+"""Money and context from saved token counts: what a language's text costs on each model, and how
+much of it fits in each model's window. Tokens stay the measured figure; prices change, counts do not.
+
+Data flows one way: results.json (counts) + the models of each tokenizer (the run record) + each
+model's list price and window (the pinned price database, or the user's `--prices FILE`) ->
+figures -> the answer (the `cost` verb) and the report's first section. Nothing here measures.
+
+    database.py   the pinned price database (genai-prices), read offline, as of a date
+    listings.py   which database entry prices each model (listings.csv); the user's prices file
+    book.py       models per tokenizer and their listings, for one results file
+    figures.py    money and context per language and model (pure arithmetic on the counts)
+    decision.py   the cheapest and the roomiest model, and the ones the sample cannot tell apart
+    formats.py    how dollars and capacities read
+    answer.py     the `cost` verb's text for one language
+"""

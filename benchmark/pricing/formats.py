@@ -1,0 +1,49 @@
+"""How money and context read: dollars to two significant figures, capacities as whole numbers."""
+
+from __future__ import annotations
+
+from benchmark.pricing.database import Listing
+
+
+def fmt_usd(value: float | None) -> str:
+    """'$1,234', '$12.34', '$0.0013': cents where they matter, two significant figures below a dollar."""
+    if value is None:
+        return ""
+    if value >= 100:
+        return f"${value:,.0f}"
+    if value >= 1:
+        return f"${value:,.2f}"
+    if value == 0:
+        return "$0"
+    return f"${value:#.2g}" if value >= 1e-4 else f"${value:.1e}"
+
+
+def fmt_count(value: float | None) -> str:
+    """A capacity: '22,170'; below ten, one decimal ('3.4')."""
+    if value is None:
+        return ""
+    return f"{value:,.1f}" if value < 10 else f"{round(value):,}"
+
+
+def fmt_window(tokens: int | None) -> str:
+    if tokens is None:
+        return "no window given"
+    if tokens >= 1_000_000 and tokens % 1_000_000 == 0:
+        return f"{tokens // 1_000_000}M tokens"
+    return f"{tokens:,} tokens"
+
+
+def fmt_price(listing: Listing) -> str:
+    """'$2.50/M input tokens' or 'no price'."""
+    if listing.input_usd_per_mtok is None:
+        return "no price"
+    return f"{fmt_usd(listing.input_usd_per_mtok)}/M input tokens"
+
+
+def fmt_interval(value: float | None, low: float | None, high: float | None, *, digits: int = 2, unit: str = "x") -> str:
+    """'1.69x (95% CI 1.67-1.71)'; without an interval, the value alone."""
+    if value is None:
+        return ""
+    if low is None or high is None or low == high:
+        return f"{value:.{digits}f}{unit}"
+    return f"{value:.{digits}f}{unit} (95% CI {low:.{digits}f}-{high:.{digits}f})"

@@ -1,0 +1,257 @@
+"""Prices, windows and the `cost` verb (benchmark/pricing/), on a real small run (tests/data/results_cost.json:
+English, Hindi, Amharic, Yoruba, Korean and Simplified Chinese, 40 sentences, every production tokenizer)."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import io
+import re
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from benchmark.cli.commands import cmd_cost
+from benchmark.cli.parser import main
+from benchmark.errors import BenchmarkError
+from benchmark.pricing import database, decision
+from benchmark.pricing.book import price_book
+from benchmark.pricing.figures import model_figures
+from benchmark.pricing.listings import LISTINGS_FILE, database_listings, read_user_prices
+from benchmark.results.rows import load_results
+
+DATA = Path(__file__).parent / "data"
+FIXTURE = DATA / "results_cost.json"
+ROOT = Path(__file__).resolve().parents[1]
+ON = dt.date(2026, 12, 1)
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def results():
+    return load_results(FIXTURE)
+
+
+@pytest.fixture()
+def my_prices(tmp_path):
+    """Two models of the user's own, on two tokenizers of the fixture."""
+    return write(tmp_path / "prices.csv", "model,input_usd_per_mtok,context_window,tokenizer,provider\n"
+                 "cheap-o200k,0.10,100000,tiktoken/o200k_base,our contract\n"
+                 "roomy-llama4,1.00,1000000,llama/llama4,\n")
+
+
+# ------------------------------------------------------------------ the database
+
+
+def test_the_installed_database_is_the_pinned_one():
+    pins = re.findall(r'"genai-prices==([^"]+)"', (ROOT / "pyproject.toml").read_text())
+    assert pins == [database.PINNED_VERSION]
+    assert database.installed_version() == database.PINNED_VERSION
+    assert database.database_label() == f"genai-prices {database.PINNED_VERSION} ({database.PINNED_RELEASE})"
+
+
+def test_every_listing_resolves_and_prices_as_the_database_own_calculator():
+    from genai_prices import Usage
+    from genai_prices.data import providers
+
+    listings = database_listings(ON)
+    with open(LISTINGS_FILE, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["model"] for row in rows] == list(listings)
+    moment = dt.datetime(2026, 12, 1, 12, tzinfo=dt.timezone.utc)
+    for row in rows:
+        listing = listings[row["model"]]
+        provider_id, _, entry = listing.listing.partition(":")
+        assert provider_id == row["provider"]
+        assert listing.source == f"{database.database_label()}, price of 2026-12-01"
+        if not listing.priced:
+            continue
+        # genai-prices' own arithmetic on a million input tokens is the list input price.
+        provider = next(p for p in providers if p.id == provider_id)
+        info = next(m for m in provider.models if m.id == entry)
+        price = info.calc_price(Usage(input_tokens=1_000_000), provider, genai_request_timestamp=moment)
+        assert Decimal(str(listing.input_usd_per_mtok)) == price.input_price, row["model"]
+
+
+def test_a_listing_the_database_lacks_is_one_error_naming_it():
+    with pytest.raises(BenchmarkError, match="no provider 'nobody'"):
+        database.lookup("x", "nobody", on=ON)
+    with pytest.raises(BenchmarkError, match="provider openai lists no 'gpt-0'"):
+        database.lookup("gpt-0", "openai", on=ON)
+
+
+def test_prices_are_read_as_of_a_date():
+    # Anthropic's claude-2 entry is the same on both days; what changes between dates is the data's, not ours.
+    early, late = (database.lookup("gpt-4o", "openai", on=day) for day in (dt.date(2024, 6, 1), ON))
+    assert early.source.endswith("2024-06-01") and late.source.endswith("2026-12-01")
+    assert early.listing == late.listing == "openai:gpt-4o"
+
+
+# ------------------------------------------------------------------ the user's prices
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty; the first line must be a header"),
+    ("model,price\n", "line 1: unknown column 'price'"),
+    ("model,context_window\n", "line 1: no 'input_usd_per_mtok' column"),
+    ("model,input_usd_per_mtok\n", "a header and no prices"),
+    ("model,input_usd_per_mtok\ngpt-4o,abc\n", r"line 2: input_usd_per_mtok must be a number >= 0 .*'abc'"),
+    ("model,input_usd_per_mtok\ngpt-4o,-1\n", "line 2: input_usd_per_mtok must be a number >= 0"),
+    ("model,input_usd_per_mtok\n\ngpt-4o,1\ngpt-4o,2\n", "line 4: 'gpt-4o' is priced twice"),
+    ("model,input_usd_per_mtok\ngpt-4o,1,2\n", "line 2: 3 fields, the header has 2"),
+    ("model,input_usd_per_mtok,context_window\ngpt-4o,1,12.5\n", "line 2: context_window must be a whole number"),
+    ("model,input_usd_per_mtok\n,1\n", "line 2: no model name"),
+])
+def test_a_bad_prices_file_is_one_line_naming_file_and_line(tmp_path, text, message):
+    path = write(tmp_path / "mine.csv", text)
+    with pytest.raises(BenchmarkError, match=message) as caught:
+        read_user_prices(path)
+    assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
+
+
+def test_a_prices_file_that_is_not_utf8_or_missing(tmp_path):
+    path = tmp_path / "latin1.csv"
+    path.write_bytes("model,input_usd_per_mtok\ncaf\xe9,1\n".encode("latin-1"))
+    with pytest.raises(BenchmarkError, match="not UTF-8"):
+        read_user_prices(path)
+    with pytest.raises(BenchmarkError, match="cannot read the prices file"):
+        read_user_prices(tmp_path / "absent.csv")
+
+
+def test_user_prices_add_models_and_name_their_source(results, my_prices):
+    book = price_book(results, prices=my_prices)
+    assert "cheap-o200k" in book.models["tiktoken/o200k_base"] and book.models["llama/llama4"][-1] == "roomy-llama4"
+    mine = book.listings["cheap-o200k"]
+    assert (mine.input_usd_per_mtok, mine.context_window, mine.provider) == (0.10, 100000, "our contract")
+    assert mine.source.startswith("your prices (prices.csv, ")
+
+
+def test_a_user_model_needs_a_known_tokenizer(results, tmp_path):
+    unknown = write(tmp_path / "a.csv", "model,input_usd_per_mtok\nmy-model,1\n")
+    with pytest.raises(BenchmarkError, match=r"a.csv, line 2: model 'my-model' is not in the models file"):
+        price_book(results, prices=unknown)
+    elsewhere = write(tmp_path / "b.csv", "model,input_usd_per_mtok,tokenizer\nmy-model,1,bpe/none\n")
+    with pytest.raises(BenchmarkError, match=r"b.csv, line 2: tokenizer 'bpe/none' is not in these results"):
+        price_book(results, prices=elsewhere)
+
+
+# ------------------------------------------------------------------ the figures
+
+
+def test_money_and_context_follow_from_the_counts(results, my_prices):
+    book = price_book(results, prices=my_prices)
+    rows = {(row.tokenizer, row.language): row for row in results.rows}
+    english_words = rows["tiktoken/o200k_base", "eng_Latn"].n_words
+    assert english_words
+    figures = {(f.model, f.language): f for f in model_figures(results, book.models, book.listings)}
+    for language in ("hin_Deva", "kor_Hang", "eng_Latn"):
+        row = rows["tiktoken/o200k_base", language]
+        mine = figures["cheap-o200k", language]
+        assert mine.devtest_usd == pytest.approx(row.n_tokens * 0.10 / 1e6)
+        assert mine.usd_per_million_reference_words == pytest.approx(row.n_tokens / english_words * 0.10)
+        assert mine.context_sentences == pytest.approx(100000 / row.tokens_per_sentence)
+        assert mine.context_reference_words == pytest.approx(100000 * english_words / row.n_tokens)
+    # Hindi fits fewer sentences in the same window than English, by its premium exactly.
+    hindi, english = figures["cheap-o200k", "hin_Deva"], figures["cheap-o200k", "eng_Latn"]
+    assert english.context_sentences / hindi.context_sentences == pytest.approx(hindi.premium)
+
+
+# ------------------------------------------------------------------ ties
+
+
+def _figure(results, my_prices, model, language):
+    book = price_book(results, prices=my_prices)
+    return next(f for f in model_figures(results, book.models, book.listings) if f.model == model
+                and f.language == language)
+
+
+def test_the_same_tokenizer_at_the_same_price_is_tied_and_a_higher_price_is_not_a_rival(results, my_prices):
+    base = _figure(results, my_prices, "cheap-o200k", "hin_Deva")
+    twin = dataclasses.replace(base, listing=dataclasses.replace(base.listing, model="twin"))
+    dearer = dataclasses.replace(base, listing=dataclasses.replace(base.listing, model="dearer"),
+                                 devtest_usd=base.devtest_usd * 3)
+    leader = decision.cheapest([dearer, twin, base])
+    assert leader.best.model == "cheap-o200k" and [t.model for t in leader.tied] == ["twin"]
+    assert leader.next_best is None and leader.lead is None
+
+
+def test_other_tokenizers_are_tied_when_their_intervals_overlap(results, my_prices):
+    best = _figure(results, my_prices, "cheap-o200k", "hin_Deva")
+    low, high = best.premium_ci_low / best.premium, best.premium_ci_high / best.premium
+    assert low < 1 < high
+    rival = _figure(results, my_prices, "roomy-llama4", "hin_Deva")
+    r_low, r_high = rival.premium_ci_low / rival.premium, rival.premium_ci_high / rival.premium
+    # Just inside the overlap, then just outside it.
+    inside = best.devtest_usd * high / r_low * 0.999
+    outside = best.devtest_usd * high / r_low * 1.001
+    tied = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=inside)])
+    assert [t.model for t in tied.tied] == ["roomy-llama4"] and tied.next_best is None
+    ahead = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=outside)])
+    assert ahead.tied == () and ahead.next_best.model == "roomy-llama4"
+    value, lead_low, lead_high = ahead.lead
+    assert value == pytest.approx(outside / best.devtest_usd)
+    assert lead_low == pytest.approx(outside * r_low / (best.devtest_usd * high)) and lead_low > 1
+    assert lead_high == pytest.approx(outside * r_high / (best.devtest_usd * low))
+
+
+def test_the_roomiest_window_holds_the_most_sentences(results, my_prices):
+    book = price_book(results, prices=my_prices)
+    figures = [f for f in model_figures(results, book.models, book.listings) if f.language == "kor_Hang"]
+    leader = decision.roomiest(figures)
+    assert leader.best.context_sentences == max(f.context_sentences for f in figures if f.context_sentences)
+
+
+# ------------------------------------------------------------------ the verb
+
+
+@pytest.mark.parametrize("typed, code, name", [
+    ("hin", "hin_Deva", "Hindi"), ("amh", "amh_Ethi", "Amharic"), ("yor", "yor_Latn", "Yoruba"),
+    ("kor", "kor_Hang", "Korean"), ("zho_Hans", "zho_Hans", "Chinese (Simplified)"), ("Hindi", "hin_Deva", "Hindi"),
+])
+def test_cost_answers_for_each_language(results, my_prices, typed, code, name):
+    out = io.StringIO()
+    assert cmd_cost(typed, results_path=FIXTURE, prices=my_prices, out=out) == 0
+    text = out.getvalue()
+    assert text.startswith(f"{name} ({code}): ")
+    rows = {row.tokenizer: row for row in results.rows if row.language == code}
+    for tokenizer, row in rows.items():
+        line = next(line for line in text.splitlines() if line.startswith(f"{tokenizer}: "))
+        assert f"{row.tokens_per_sentence:.1f} tokens per sentence, {row.premium:.2f}x " in line
+        assert f"(95% CI {row.premium_ci_low:.2f}-{row.premium_ci_high:.2f})" in line
+    o200k = text.split("tiktoken/o200k_base: ")[1]
+    assert "  cheapest: cheap-o200k (our contract, $0.10/M input tokens): $" in o200k.split("\n\n")[0]
+    assert re.search(r"^Cheapest overall: cheap-o200k .*\[tiktoken/o200k_base\]$", text, re.M)
+    assert re.search(r"^Roomiest overall: roomy-llama4 \(your contract, 1M tokens\): [\d,]+ sentences, [\d,]+ "
+                     r"English-equivalent words \[llama/llama4\]$", text, re.M)
+    assert "Prices and windows: your prices (prices.csv, " in text
+
+
+def test_cost_refuses_unknown_and_absent_languages(capsys):
+    assert main(["cost", "Hindu", "--results", str(FIXTURE)]) == 2
+    assert "unknown language code 'Hindu'; closest: hin_Deva" in capsys.readouterr().err
+    assert main(["cost", "Tamil", "--results", str(FIXTURE)]) == 2
+    err = capsys.readouterr().err
+    assert "has no Tamil (tam_Taml) (6 languages); measure it with `python -m benchmark run --languages tam_Taml`" in err
+    from benchmark.corpora import bundled_names
+
+    arabic = [code for code, name in bundled_names().items() if "arabic" in name.lower().replace("(", " ").split()]
+    assert main(["cost", "Arabic", "--results", str(FIXTURE)]) == 2
+    assert f"FLORES-200: 'Arabic' is in the names of {len(arabic)} languages: " in capsys.readouterr().err
+    # Among these results' six languages, one name has the word: Chinese (Simplified).
+    assert main(["cost", "Chinese", "--results", str(FIXTURE)]) == 0
+    assert capsys.readouterr().out.startswith("Chinese (Simplified) (zho_Hans): ")
+
+
+def test_cost_in_a_subprocess_reads_only_saved_results(my_prices):
+    done = subprocess.run([sys.executable, "-m", "benchmark", "cost", "Korean", "--results", str(FIXTURE),
+                           "--prices", str(my_prices)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Korean (kor_Hang): ") and "Cheapest overall: cheap-o200k" in done.stdout
