@@ -383,7 +383,7 @@ def test_tokenizer_files_are_checked_without_loading(tmp_path):
 
 
 def test_unknown_tokenizer_id_names_the_known_ones():
-    assert select_ids(["hf/*"], [4096]) == ["hf/wordpiece-4096", "hf/bpe-4096"]
+    assert select_ids(["hf/*"], [4096]) == ["hf/wordpiece-4096", "hf/bpe-4096", "hf/parity-4096"]
     with pytest.raises(BenchmarkError, match=r"unknown tokenizer 'tiktoken/gpt2'.*tiktoken/o200k_base"):
         select_ids(["tiktoken/gpt2"], [4096])
     assert set(PRETRAINED) <= set(select_ids(None, [4096]))

@@ -429,3 +429,22 @@ def test_the_parity_figure_times_both_trainers_and_counts_their_tokens(capsys):
     expected = ByteLevelBPE(merges=train_parity_merges(weighted, 144, parity_counts_by_language=counts)[0])
     assert mixed["tokens"]["parity"]["eng_Latn"] == sum(len(expected.encode(line)) for line in corpus[0].devtest)
     assert mixed["mix"] == "english-heavy"
+
+
+def test_the_hf_parity_figure_puts_both_parity_trainers_side_by_side():
+    from benchmark.bpe import ByteLevelBPE
+    from benchmark.speed.hf_parity import compare_hf_parity, format_hf_parity
+    from benchmark.speed.ratios import load_texts
+
+    corpus, _ = load_texts(("eng_Latn", "kor_Hang", "rus_Cyrl"), max_lines=40)
+    row = compare_hf_parity(corpus, 400)
+    ours = ByteLevelBPE.train_parity({t.language: list(t.dev) for t in corpus}, 400)
+    assert row["merges"]["ours"] == [(ours.token_bytes(a), ours.token_bytes(b)) for a, b in ours.merges]
+    assert len(row["merges"]["hf"]) == 144
+    first = row["first_difference"]
+    # Up to the first difference, the two lists are the same merges.
+    assert row["merges"]["ours"][:first] == row["merges"]["hf"][:first] and first > 10
+    assert row["tokens"]["ours"]["kor_Hang"] == sum(len(ours.encode(line)) for line in corpus[1].devtest)
+    text = format_hf_parity(row)
+    assert f"identical up to merge {first} (0-based)" in text and "| Gini |" in text
+    assert f"| kor_Hang | {row['tokens']['ours']['kor_Hang']:,} | {row['tokens']['hf']['kor_Hang']:,} |" in text

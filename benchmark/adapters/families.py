@@ -32,6 +32,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("bpe-english-only", "our BPE (English only)", "trained"),
     Family("bpe", "our byte-level BPE", "trained"),  # results of runs before training mixes
     Family("hf-bpe", "HF byte-level BPE", "trained"),
+    Family("hf-parity", "HF parity-aware BPE", "trained"),
     Family("sentencepiece-unigram", "SentencePiece Unigram", "trained"),
     Family("hf-wordpiece", "HF WordPiece", "trained"),
     Family("file-bpe", "our BPE model file", "file"),

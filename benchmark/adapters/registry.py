@@ -7,7 +7,8 @@
   `deepseek/v4`.
 - Trained families learn from the training text at every size of the sweep: our BPE in each
   training mix (`bpe/balanced-{size}`, `bpe/parity-{size}`, ...; benchmark/corpora/mixes.py),
-  `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`.
+  `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`, `hf/parity-{size}`
+  (HF's parity-aware trainer, hf_parity.py).
 - A user's file (`--tokenizer-file`) has the id `file/<file name>` (see user_files.py).
 
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
@@ -85,6 +86,12 @@ def _train_hf(family: str):
     return train
 
 
+def _train_hf_parity(training: TrainingText, sizes: Sequence[int], cache: TrainingCache, pretoken_counts=None):
+    from benchmark.adapters import hf_parity
+
+    return hf_parity.train_sizes(training, sizes, cache)
+
+
 @dataclass(frozen=True)
 class TrainedFamily:
     family: str  # the `family` column
@@ -105,6 +112,7 @@ def trained_families(mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) ->
         TrainedFamily("sentencepiece-unigram", "sentencepiece/unigram-", _train_sentencepiece),
         TrainedFamily("hf-wordpiece", "hf/wordpiece-", _train_hf("hf-wordpiece")),
         TrainedFamily("hf-bpe", "hf/bpe-", _train_hf("hf-bpe")),
+        TrainedFamily("hf-parity", "hf/parity-", _train_hf_parity),
     )
 
 
@@ -120,7 +128,7 @@ def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES,
     return ids + list(PRETRAINED)
 
 
-_TRAINED_ID = re.compile(r"(?:bpe/[\w.-]+|sentencepiece/unigram|hf/wordpiece|hf/bpe)-(\d+)")
+_TRAINED_ID = re.compile(r"(?:bpe/[\w.-]+|sentencepiece/unigram|hf/wordpiece|hf/bpe|hf/parity)-(\d+)")
 
 
 def is_trained_id(tokenizer_id: str) -> bool:

@@ -266,6 +266,8 @@ def _add_speed_parser(verbs) -> None:
                         help="only training time, ours against HuggingFace tokenizers, on the dev split")
     figure.add_argument("--parity", action="store_true",
                         help="only parity-aware training against standard training: time, peak memory, devtest tokens")
+    figure.add_argument("--hf-parity", action="store_true",
+                        help="only our parity-aware trainer against HF's ParityBpeTrainer: merges, tokens, Gini, time")
     figure.add_argument("--instructions", action="store_true",
                         help="only the unseen ratio counted in CPU instructions under valgrind's callgrind (minutes)")
     speed.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, default=training.TRAINING_VOCAB_SIZES,
@@ -282,7 +284,8 @@ def _add_speed_parser(verbs) -> None:
         check=a.check, update_baseline=a.update_baseline, baseline=a.baseline, tolerance=a.tolerance,
         figure_tolerance=a.figure_tolerance, repeats=a.repeats, languages=tuple(a.languages),
         corpus_dir=a.corpus_dir, max_lines=a.max_lines, clock=a.clock, ratios_only=a.ratios_only,
-        training=a.training, instructions=a.instructions, parity=a.parity, train_mix=a.train_mix,
+        training=a.training, instructions=a.instructions, parity=a.parity, hf_parity=a.hf_parity,
+        train_mix=a.train_mix,
         vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs, workers=a.workers)))
 
 

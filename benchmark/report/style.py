@@ -34,6 +34,7 @@ FAMILY_PALETTES = {
     "bpe-english-heavy": "Reds",
     "bpe-english-only": "YlOrBr",
     "hf-bpe": "Purples",
+    "hf-parity": "GnBu",
     "sentencepiece-unigram": "Greens",
     "hf-wordpiece": "Oranges",
 }

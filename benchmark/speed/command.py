@@ -64,6 +64,7 @@ class SpeedOptions:
     training: bool = False
     instructions: bool = False
     parity: bool = False  # parity-aware training against standard training
+    hf_parity: bool = False  # our parity-aware trainer against HF's ParityBpeTrainer
     train_mix: str | None = None  # the parity figure's training mix (None: balanced)
     vocab_sizes: tuple[int, ...] = TRAINING_VOCAB_SIZES  # of the training figure
     jobs: int = INSTRUCTION_JOBS  # valgrind runs at a time, for `instructions`
@@ -72,10 +73,11 @@ class SpeedOptions:
     def __post_init__(self) -> None:
         if self.check and self.update_baseline:
             raise BenchmarkError("--check and --update-baseline exclude each other: check first, then update")
-        if self.ratios_only + self.training + self.instructions + self.parity > 1:
-            raise BenchmarkError("--ratios-only, --training, --instructions and --parity each measure one figure: "
-                                 "give one")
-        if (self.check or self.update_baseline) and (self.training or self.instructions or self.parity):
+        if self.ratios_only + self.training + self.instructions + self.parity + self.hf_parity > 1:
+            raise BenchmarkError("--ratios-only, --training, --instructions, --parity and --hf-parity each measure "
+                                 "one figure: give one")
+        if (self.check or self.update_baseline) and (self.training or self.instructions or self.parity
+                                                     or self.hf_parity):
             raise BenchmarkError("--check and --update-baseline judge the ratios, not --training, --instructions or "
                                  "--parity: run those separately")
         if self.instructions and self.repeats is not None:
@@ -99,6 +101,14 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
     if options.training:
         _print_training(corpus, options.vocab_sizes, options.repeats or TRAINING_REPEATS, out, heading="##",
                         workers=options.workers)
+        return 0
+    if options.hf_parity:
+        from benchmark.speed.hf_parity import compare_hf_parity, format_hf_parity
+
+        print(f"## Our parity-aware trainer against HF's ParityBpeTrainer, on the {len(corpus)} dev files\n",
+              file=out)
+        for size in options.vocab_sizes:
+            print(format_hf_parity(compare_hf_parity(corpus, size)) + "\n", file=out)
         return 0
     if options.parity:
         from benchmark.corpora.mixes import parse_mix
