@@ -9,6 +9,9 @@
 - A ```bash block whose commands start with `$ ` is a transcript: each command is run and its
   output must be the lines printed under it, exactly.
 - Every fence names its language, so no block slips past this test unread.
+- Every module path (`benchmark/measure/plan.py`, `tests/test_cli.py`) and dotted name
+  (`benchmark.results.load_results`) the pages name exists, and README's layout names every
+  package and top-level module of `benchmark/`, each file it lists where it says.
 
 docs/measurements/ is left out: its pages are dated records of what was run then, not instructions.
 """
@@ -171,3 +174,68 @@ def test_shell_commands_are_split_as_a_shell_would():
         [".", ".venv/bin/activate"], ["python", "-m", "benchmark", "list", "--cache-dir", "c"]]
     assert shell_commands("$ python -m benchmark list\na  1\nb  2\n") == [
         (["python", "-m", "benchmark", "list"], ["a  1", "b  2"])]
+
+
+PATH = re.compile(r"(?<![\w/.-])((?:benchmark|tests|corpora|docs)/[\w./*-]*[\w*/])")
+DOTTED = re.compile(r"(?<![\w/.-])(benchmark(?:\.\w+)+)")
+
+
+def resolves(dotted: str) -> bool:
+    """`benchmark.results.load_results`: a module, then attributes of it."""
+    import importlib
+
+    parts = dotted.split(".")
+    for n_module in range(len(parts), 0, -1):
+        try:
+            thing = importlib.import_module(".".join(parts[:n_module]))
+        except ImportError:
+            continue
+        try:
+            for name in parts[n_module:]:
+                thing = getattr(thing, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=[path.name for path in DOC_FILES])
+def test_every_module_path_and_name_the_pages_give_exists(path):
+    text = path.read_text(encoding="utf-8")
+    missing = [name for name in sorted(set(PATH.findall(text))) if not list(ROOT.glob(name.rstrip("/")))]
+    missing += [name for name in sorted(set(DOTTED.findall(text))) if not resolves(name)]
+    assert not missing, f"{path.relative_to(ROOT)} names what the tree does not have: {missing}"
+
+
+def layout_entries() -> list[tuple[Path, str]]:
+    """README's layout block as (path, description): a line at the margin names a path from the
+    repository root, an indented one a path in the last folder at the margin; a line indented
+    further continues the description above."""
+    (block,) = [block for block in blocks(ROOT / "README.md") if block.body.startswith("benchmark/\n")]
+    entries: list[tuple[Path, str]] = []
+    folder = ROOT
+    for line in block.body.splitlines():
+        name, _, description = line.strip().partition("  ")
+        if not line.startswith(" "):
+            folder = ROOT / name
+            entries.append((folder, description))
+        elif line.startswith("  ") and not line.startswith("   "):
+            entries.append((folder / name, description))
+        else:
+            path, previous = entries[-1]
+            entries[-1] = (path, previous + " " + line.strip())
+    return entries
+
+
+def test_the_readme_layout_is_the_tree():
+    entries = layout_entries()
+    for path, description in entries:
+        assert path.exists(), f"README's layout names {path.relative_to(ROOT)}, which does not exist"
+        for name in re.findall(r"\b\w+\.py\b", description):
+            assert (path / name).exists(), f"README's layout puts {name} in {path.relative_to(ROOT)}/"
+    named = {path for path, _ in entries}
+    package = ROOT / "benchmark"
+    parts = [p for p in package.iterdir() if (p / "__init__.py").is_file()]
+    parts += [p for p in package.glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
+    unnamed = sorted(p.name for p in parts if p not in named)
+    assert not unnamed, f"README's layout leaves out benchmark/{unnamed}: add a line for each"
