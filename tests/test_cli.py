@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli.parser import main
-from benchmark.cli.commands import make_config
+from benchmark.measure.plan import RunConfig
 from benchmark.results.rows import ROW_FIELDS, load_results
 
 DATA = Path(__file__).parent / "data"
@@ -28,12 +28,12 @@ def test_help_everywhere(verb, capsys):
 
 
 def test_quick_sets_sizes_and_sentences():
-    config = make_config(quick=True)
+    config = RunConfig.from_options(quick=True)
     assert config.vocab_sizes == (1024, 4096) and config.max_sentences == 200 and config.quick
-    full = make_config()
+    full = RunConfig.from_options()
     assert full.vocab_sizes == (1024, 2048, 4096, 8192, 16384) and full.max_sentences is None and full.repeats == 3
     # An option given wins over --quick's default.
-    assert make_config(quick=True, vocab_sizes=[512], max_sentences=9).vocab_sizes == (512,)
+    assert RunConfig.from_options(quick=True, vocab_sizes=[512], max_sentences=9).vocab_sizes == (512,)
 
 
 def test_run_then_report_on_a_user_corpus(tmp_path, capsys):

@@ -46,17 +46,17 @@ def config(tmp_path_factory) -> RunConfig:
 
 @pytest.fixture(scope="module")
 def serial(config):
-    return run_benchmark(plan_run(config), config)
+    return run_benchmark(plan_run(config))
 
 
 def test_worker_processes_count_exactly_what_one_process_counts(config, serial, monkeypatch):
-    forked = run_benchmark(plan_run(config), config, executor=make_executor("processes", 2))
+    forked = run_benchmark(plan_run(config), executor=make_executor("processes", 2))
     assert forked.record.settings.counting.n_workers == 2 and forked.record.settings.counting.executor == "processes"
     assert counted_rows(forked) == counted_rows(serial)
     assert any(row.ok and row.family == "bpe-balanced" for row in forked.rows)
     # Workers started fresh (no fork) build every tokenizer from its recipe: the same rows.
     monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)
-    fresh = run_benchmark(plan_run(config), config, executor=make_executor("processes", 2))
+    fresh = run_benchmark(plan_run(config), executor=make_executor("processes", 2))
     assert counted_rows(fresh) == counted_rows(serial)
 
 
@@ -126,7 +126,7 @@ def dask_cluster(tmp_path):
 
 def test_a_dask_cluster_counts_exactly_what_one_process_counts(config, serial, dask_cluster):
     assert dask_cluster.startswith("tcp://127.0.0.1:")
-    on_cluster = run_benchmark(plan_run(config), config, executor=make_executor("dask", scheduler=dask_cluster))
+    on_cluster = run_benchmark(plan_run(config), executor=make_executor("dask", scheduler=dask_cluster))
     assert on_cluster.record.settings.counting.executor == "dask"
     assert on_cluster.record.settings.counting.n_workers == 2
     assert counted_rows(on_cluster) == counted_rows(serial)

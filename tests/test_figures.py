@@ -18,7 +18,7 @@ LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_La
 def results(tmp_path_factory) -> Results:
     config = RunConfig(languages=LANGUAGES, tokenizers=("tiktoken/*",), repeats=1,
                        cache_dir=tmp_path_factory.mktemp("cache"))
-    return run_benchmark(plan_run(config), config)
+    return run_benchmark(plan_run(config))
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ def test_the_mix_drives_the_premium_and_parity_aware_training_closes_it(tmp_path
     than balanced training does, and parity-aware merges bring the languages closer than balanced."""
     config = RunConfig(vocab_sizes=(2048,), max_sentences=300, tokenizers=("bpe/*",), repeats=1, cache_dir=tmp_path)
     plan = plan_run(config)
-    results = run_benchmark(plan, config)
+    results = run_benchmark(plan)
     tokens = {(r.tokenizer, r.language): r.n_tokens for r in results.rows}
     premium = {(r.tokenizer, r.language): r.premium for r in results.rows}
     others = [code for code in plan.languages if code != "eng_Latn"]

@@ -15,7 +15,7 @@ DATA = Path(__file__).parent / "data"
 
 
 def run(config: RunConfig):
-    return run_benchmark(plan_run(config), config)
+    return run_benchmark(plan_run(config))
 
 
 def test_user_corpus_without_splits_trains_on_another_corpus(tmp_path):

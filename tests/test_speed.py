@@ -147,13 +147,13 @@ def write_baseline(path: Path, ratio: float, *, max_lines: int = 20) -> None:
     save_baseline(Baseline({("eng_Latn", f): r for f, r in figures.items()}, tolerance=0.25, info=text), path)
 
 
-QUICK = {"languages": ("eng_Latn",), "max_lines": 20, "repeats": 1, "ratios_only": True}
-QUICK_ARGV = ("--languages", "eng_Latn", "--max-lines", "20", "--repeats", "1", "--ratios-only")  # QUICK, for the CLI
+QUICK = {"languages": ("eng_Latn",), "max_sentences": 20, "repeats": 1, "ratios_only": True}
+QUICK_ARGV = ("--languages", "eng_Latn", "--max-sentences", "20", "--repeats", "1", "--ratios-only")  # QUICK, for the CLI
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ({"languages": ("eng_Latn", "spa_Latn"), "max_lines": 20}, "other languages than this check"),
-    ({"languages": ("eng_Latn",), "max_lines": 10}, "other max_lines than this check .baseline 20, now 10."),
+    ({"languages": ("eng_Latn", "spa_Latn"), "max_sentences": 20}, "other languages than this check"),
+    ({"languages": ("eng_Latn",), "max_sentences": 10}, "other max_lines than this check .baseline 20, now 10."),
     ({"languages": ("eng_Latn",)}, "other max_lines than this check .baseline 20, now None."),
 ])
 def test_check_refuses_other_text_than_the_baseline(tmp_path, text, message):
@@ -180,7 +180,18 @@ def test_check_refuses_a_baseline_of_other_files(tmp_path):
     # Through the CLI: one line, exit 2.
     from benchmark.cli.parser import main
 
-    assert main(["speed", "--check", "--baseline", str(path), "--corpus-dir", str(copy), *QUICK_ARGV]) == 2
+    assert main(["speed", "--check", "--baseline", str(path), "--corpus", str(copy), *QUICK_ARGV]) == 2
+
+
+@pytest.mark.parametrize(("old", "new"), [("--max-lines", "--max-sentences"), ("--corpus-dir", "--corpus")])
+def test_the_old_spelling_of_a_speed_option_names_the_new_one(capsys, old, new):
+    # One spelling per option across verbs (run's); the old one is one line naming it, exit 2.
+    from benchmark.cli.parser import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["speed", "--ratios-only", old, "20"])
+    assert exited.value.code == 2
+    assert f"error: {old} is now {new}, as in `run`: use {new} 20" in capsys.readouterr().err
 
 
 def test_real_quick_run_passes_and_fails_against_extreme_baselines(tmp_path):
@@ -281,7 +292,7 @@ def test_contradictory_options_through_the_cli_exit_2_before_measuring(capsys):
 
 def test_training_figure_trains_on_the_dev_split_that_the_corpus_reader_gives():
     out = io.StringIO()
-    options = SpeedOptions(training=True, languages=("eng_Latn", "jpn_Jpan"), max_lines=20, vocab_sizes=(300,),
+    options = SpeedOptions(training=True, languages=("eng_Latn", "jpn_Jpan"), max_sentences=20, vocab_sizes=(300,),
                            repeats=1)
     assert run_speed(options, out=out) == 0
     text = out.getvalue()
@@ -382,7 +393,7 @@ def _check_with(tmp_path, monkeypatch, languages, worse_by: dict[str, float]) ->
     monkeypatch.setattr("benchmark.speed.command.measure_ratios", lambda corpus, **options: [
         row(language, figure, 1.0 + worse_by.get(figure, 0.0)) for (language, figure) in ratios])
     out = io.StringIO()
-    options = SpeedOptions(check=True, baseline=path, languages=tuple(languages), max_lines=20, repeats=1,
+    options = SpeedOptions(check=True, baseline=path, languages=tuple(languages), max_sentences=20, repeats=1,
                            ratios_only=True)
     return run_speed(options, out=out), out.getvalue()
 

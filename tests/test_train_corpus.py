@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmark.bpe import ByteLevelBPE
-from benchmark.cli.commands import cmd_run, make_config
+from benchmark.cli.commands import cmd_run
+from benchmark.measure.plan import RunConfig
 from benchmark.corpora import load_flores
 from benchmark.errors import BenchmarkError
 
@@ -36,7 +37,7 @@ def run(tmp_path: Path, capsys, **options) -> tuple[dict, list[bytes], str]:
     """`run` of our balanced BPE at 300 tokens: the record's settings, the model's merged tokens
     (longest first), what `run` printed."""
     cache = tmp_path / "cache"
-    config = make_config(tokenizers=["bpe/balanced-*"], vocab_sizes=[300], repeats=1, cache_dir=cache, **options)
+    config = RunConfig.from_options(tokenizers=["bpe/balanced-*"], vocab_sizes=[300], repeats=1, cache_dir=cache, **options)
     assert cmd_run(config, output=tmp_path / "out", plots=False, progress=False) == 0
     settings = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["record"]["settings"]
     (model_file,) = (cache / "bpe").glob("*.bpe.json")
@@ -86,7 +87,7 @@ def test_train_corpus_names_the_text_that_trains(tmp_path, capsys):
 
 def test_a_flat_corpus_named_as_its_own_training_corpus_is_refused_without_asking_for_the_flag(tmp_path):
     corpus = write_corpus(tmp_path / "flat", "zorblat", split=False)
-    config = make_config(corpus=corpus, train_corpus=corpus, tokenizers=["bpe/*"], vocab_sizes=[300],
+    config = RunConfig.from_options(corpus=corpus, train_corpus=corpus, tokenizers=["bpe/*"], vocab_sizes=[300],
                          cache_dir=tmp_path / "cache")
     with pytest.raises(BenchmarkError) as error:
         cmd_run(config, output=tmp_path / "out", plots=False, progress=False)

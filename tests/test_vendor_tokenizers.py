@@ -256,7 +256,7 @@ def small_run(tmp_path_factory):
     config = RunConfig(languages=("eng_Latn", "kor_Hang"), max_sentences=40, repeats=1,
                        tokenizers=("llama/*", "mistral/*", "qwen/*", "deepseek/*"),
                        cache_dir=tmp_path_factory.mktemp("cache"))
-    return config, run_benchmark(plan_run(config), config)
+    return config, run_benchmark(plan_run(config))
 
 
 def test_the_record_names_each_files_package_version_and_hash(small_run, tmp_path):
@@ -295,7 +295,7 @@ def test_fresh_worker_processes_count_them_as_this_process_does(small_run, monke
 
     config, serial = small_run
     monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)  # workers build each one from its recipe
-    spawned = run_benchmark(plan_run(config), config, executor=executors.make_executor("processes", 2))
+    spawned = run_benchmark(plan_run(config), executor=executors.make_executor("processes", 2))
     counted = lambda results: [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS}  # noqa: E731
                                for r in results.rows]
     assert counted(spawned) == counted(serial)

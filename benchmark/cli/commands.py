@@ -6,6 +6,7 @@
     list     the tokenizers and corpora this program knows
     report   render reports/ again from a saved results.json, without measuring
     reproduce  recompute a study's published token counts offline and compare them
+    speed    our encoder's speed as ratios to tiktoken; --check against the committed baseline
 
 Each returns the process's exit status; output goes to `out` (stdout by default), warnings and
 progress to stderr. A `BenchmarkError` is the user's to fix: the CLI prints it as one line.
@@ -23,35 +24,6 @@ from benchmark.errors import BenchmarkError
 
 DEFAULT_OUTPUT = Path("reports")
 EXIT_OK, EXIT_SOME_FAILED = 0, 1
-
-
-def make_config(*, quick: bool = False, languages: Sequence[str] | None = None, reference: str | None = None,
-                vocab_sizes: Sequence[int] | None = None, tokenizers: Sequence[str] | None = None,
-                train_mixes: Sequence[str] | None = None,
-                tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
-                corpus: Path | None = None, train_corpus: Path | None = None, max_sentences: int | None = None,
-                repeats: int | None = None, cache_dir: Path | None = None, retrain: bool = False):
-    """The options as a `RunConfig`: `quick` changes the defaults, an option given wins."""
-    from benchmark.measure.plan import RunConfig
-
-    values = {
-        "languages": tuple(languages) if languages else None,
-        "reference": reference,
-        "vocab_sizes": tuple(vocab_sizes) if vocab_sizes else None,
-        "tokenizers": tuple(tokenizers) if tokenizers else None,
-        "train_mixes": tuple(train_mixes) if train_mixes else None,
-        "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
-        "tokenizer_file_pattern": tokenizer_file_pattern,
-        "corpus_dir": Path(corpus) if corpus else None,
-        "train_corpus_dir": Path(train_corpus) if train_corpus else None,
-        "max_sentences": max_sentences,
-        "repeats": repeats,
-        "cache_dir": Path(cache_dir) if cache_dir else None,
-        "retrain": retrain,
-    }
-    if quick:
-        return RunConfig.quick_defaults(**values)
-    return RunConfig(**{k: v for k, v in values.items() if v is not None})
 
 
 def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progress: bool | None = None,
@@ -72,13 +44,13 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
     started = time.perf_counter()
     plan = plan_run(config)
     if plan.trains:
-        _check_cache_writable(config.cache_dir)
+        _check_cache_writable(plan.cache_dir)
     for line in describe_texts(plan, train_corpus_given=config.train_corpus_dir is not None):
         print(line, file=out)
     show = progress_enabled() if progress is None else progress
     try:
         with make_executor(executor, workers, scheduler) as counting:
-            results = run_benchmark(plan, config, executor=counting, show_progress=show)
+            results = run_benchmark(plan, executor=counting, show_progress=show)
     except KeyboardInterrupt:
         holds = "the previous report, whole" if (output / "results.json").is_file() else "no report"
         raise ReportInterrupted(f"interrupted while measuring: {output} still holds {holds}") from None
@@ -377,3 +349,11 @@ def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "resu
 
     print(answer_for(language, Path(results_path), prices=prices), end="", file=out or sys.stdout)
     return EXIT_OK
+
+
+def cmd_speed(options, *, out: TextIO | None = None) -> int:
+    """Time our encoder against tiktoken as `options` (a `benchmark.speed.SpeedOptions`) say and
+    print Markdown; exit status 1 when `--check` finds a regression."""
+    from benchmark.speed import run_speed
+
+    return run_speed(options, out=out)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmark.cli import argtypes
-from benchmark.cli.commands import DEFAULT_OUTPUT, make_config
+from benchmark.cli.commands import DEFAULT_OUTPUT
 from benchmark.errors import BenchmarkError
 
 EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
@@ -31,7 +31,9 @@ def _config(args: argparse.Namespace, **fixed):
     values["quick"] = bool(values["quick"])
     values["retrain"] = bool(values["retrain"])
     values.update(fixed)
-    return make_config(**values)
+    from benchmark.measure.plan import RunConfig
+
+    return RunConfig.from_options(**values)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -216,10 +218,23 @@ def _add_cost_parser(verbs) -> None:
     cost.set_defaults(handler=_cost)
 
 
+class _Renamed(argparse.Action):
+    """An option's old spelling: one line naming the new one (one spelling per option across verbs)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is now {self.default}, as in `run`: use {self.default} {' '.join(values)}")
+
+
+def renamed(parser: argparse.ArgumentParser, old: str, new: str) -> None:
+    parser.add_argument(old, action=_Renamed, nargs="*", default=new, dest=f"_renamed_{old.strip('-')}",
+                        help=argparse.SUPPRESS)
+
+
 def _add_speed_parser(verbs) -> None:
     """The `speed` verb: its options unpacked into `benchmark.speed.SpeedOptions` for `run_speed`."""
     from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
-    from benchmark.speed import SpeedOptions, baseline, instructions, ratios, run_speed, training
+    from benchmark.cli.commands import cmd_speed
+    from benchmark.speed import SpeedOptions, baseline, instructions, ratios, training
 
     def percent(share: float) -> str:
         return f"{share:.0%}".replace("%", "%%")  # argparse formats help with %
@@ -252,10 +267,13 @@ def _add_speed_parser(verbs) -> None:
                             f"--training (default {training.TRAINING_REPEATS})")
     speed.add_argument("--languages", type=argtypes.csv_list, default=FLORES_LANGUAGES, metavar="CODES",
                        help=f"comma-separated FLORES-200 codes (default {','.join(FLORES_LANGUAGES)})")
-    speed.add_argument("--corpus-dir", type=argtypes.folder, default=BUNDLED_CORPUS_DIR, metavar="DIR",
+    speed.add_argument("--corpus", dest="corpus_dir", type=argtypes.folder, default=BUNDLED_CORPUS_DIR, metavar="DIR",
                        help="a FLORES-200 folder with dev/ and devtest/ (default: the bundled "
                             f"{BUNDLED_CORPUS_DIR.parent.name}/{BUNDLED_CORPUS_DIR.name})")
-    speed.add_argument("--max-lines", type=argtypes.positive_int, metavar="N", help="only the first N lines of each file")
+    speed.add_argument("--max-sentences", type=argtypes.positive_int, metavar="N",
+                       help="use only the first N lines per language")
+    renamed(speed, "--corpus-dir", "--corpus")
+    renamed(speed, "--max-lines", "--max-sentences")
     speed.add_argument("--clock", choices=sorted(ratios.CLOCKS), default=ratios.DEFAULT_CLOCK,
                        help="cpu: the process's CPU time, immune to other processes taking the core; wall: the "
                             "wall clock (default %(default)s)")
@@ -280,10 +298,10 @@ def _add_speed_parser(verbs) -> None:
     speed.add_argument("--workers", type=argtypes.positive_int, default=1, metavar="N",
                        help="the training figure: our pre-token counting in N processes, HF on N threads "
                             "(default 1: one core each)")
-    speed.set_defaults(handler=lambda a: run_speed(SpeedOptions(
+    speed.set_defaults(handler=lambda a: cmd_speed(SpeedOptions(
         check=a.check, update_baseline=a.update_baseline, baseline=a.baseline, tolerance=a.tolerance,
         figure_tolerance=a.figure_tolerance, repeats=a.repeats, languages=tuple(a.languages),
-        corpus_dir=a.corpus_dir, max_lines=a.max_lines, clock=a.clock, ratios_only=a.ratios_only,
+        corpus_dir=a.corpus_dir, max_sentences=a.max_sentences, clock=a.clock, ratios_only=a.ratios_only,
         training=a.training, instructions=a.instructions, parity=a.parity, hf_parity=a.hf_parity,
         train_mix=a.train_mix,
         vocab_sizes=tuple(a.vocab_sizes), jobs=a.jobs, workers=a.workers)))

@@ -205,6 +205,30 @@ def skipped_row(skipped: NotBuilt, language: str, texts: Sequence[str], *, n_wor
                           n_words=n_words)
 
 
+@dataclass(frozen=True)
+class Examples:
+    """The example sentence (the same line in every language) as each tokenizer splits it."""
+
+    line: int  # 0-based index into the measured sentences
+    sentences: dict[str, str]  # language -> its example sentence
+    split: dict[str, dict[str, tuple[str, ...]]]  # language -> tokenizer id -> its token strings
+
+
+def split_examples(tokenizers: Sequence[Adapter], plan) -> Examples:
+    """Split each language's example sentence (`choose_example_line` of the reference) with every
+    tokenizer; one that raises on it is left out (its row is failed already)."""
+    line = choose_example_line(plan.measure_texts[plan.reference])
+    sentences = {code: plan.measure_texts[code][line] for code in plan.languages}
+    split: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in plan.languages}
+    for tokenizer in tokenizers:
+        for code in plan.languages:
+            try:
+                split[code][tokenizer.id] = tuple(tokenizer.token_strings(sentences[code]))
+            except Exception:
+                pass  # a tokenizer that fails on the example is a failed row already
+    return Examples(line, sentences, split)
+
+
 def choose_example_line(reference_texts: Sequence[str]) -> int:
     """The shortest reference sentence with at least EXAMPLE_MIN_CHARS characters (else the first)."""
     candidates = [(len(t), i) for i, t in enumerate(reference_texts) if len(t) >= EXAMPLE_MIN_CHARS]

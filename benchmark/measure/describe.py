@@ -1,4 +1,4 @@
-"""The run record: what produced a run's rows, written down from its config, plan and tokenizers.
+"""The run record: what produced a run's rows, written down from its plan and tokenizers.
 
 `describe_run` fills benchmark.results.record's typed fields: the resolved settings, the training mixes
 as applied, the timing protocol, package versions, the machine, corpus checksums, every
@@ -18,14 +18,13 @@ from benchmark.measure import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.measure.executors import Executor
-from benchmark.measure.counting import choose_example_line
+from benchmark.measure.counting import Examples
 from benchmark.measure.plan import (
     MAX_SHARE_MEASURED_IN_TRAINING,
     MAX_TIMED_LANGUAGES,
     TIMED_BYTES,
     TIMED_SENTENCES,
     Plan,
-    RunConfig,
     display_path,
 )
 from benchmark.words.segmenters import LanguageWords, word_settings
@@ -52,11 +51,11 @@ PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizer
             "unidic-lite")
 
 
-def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | NotBuilt],
-                executor: Executor, words: dict[str, LanguageWords]) -> RunRecord:
-    example_index = choose_example_line(plan.measure_texts[plan.reference])
-    example_sentences = {code: plan.measure_texts[code][example_index] for code in plan.languages}
-    examples: dict[str, dict[str, tuple[str, ...]]] = {code: {} for code in plan.languages}
+def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor: Executor,
+                 words: dict[str, LanguageWords], examples: Examples) -> RunRecord:
+    """The record of a run from its plan, its tokenizers, where it counted, the words it found and
+    the example sentence as each tokenizer split it (`counting.split_examples`): nothing here
+    encodes or measures."""
     described: dict[str, TokenizerEntry] = {}
     for tokenizer in tokenizers:
         if isinstance(tokenizer, NotBuilt):
@@ -65,11 +64,6 @@ def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | N
                                                      settings=tokenizer.settings)
             continue
         described[tokenizer.id] = TokenizerEntry(**tokenizer.describe())
-        for code in plan.languages:
-            try:
-                examples[code][tokenizer.id] = tuple(tokenizer.token_strings(example_sentences[code]))
-            except Exception:
-                pass  # a tokenizer that fails on the example is a failed row already
     checksums = dict(plan.corpus.checksums)
     if plan.train_corpus is not plan.corpus:
         prefix = "" if plan.train_corpus.root.resolve() == BUNDLED_CORPUS_DIR.resolve() else f"{plan.train_corpus.name}:"
@@ -78,12 +72,12 @@ def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | N
                 checksums[f"{prefix}{key}"] = digest
     versions = package_versions()
     settings = RunSettings(
-        quick=config.quick,
+        quick=plan.quick,
         languages=plan.languages,
         reference=plan.reference,
-        vocab_sizes=tuple(config.vocab_sizes),
+        vocab_sizes=tuple(plan.vocab_sizes),
         tokenizers=plan.tokenizer_ids,
-        tokenizer_files=tuple(str(p) for p in config.tokenizer_files),
+        tokenizer_files=tuple(str(p) for p in plan.tokenizer_files),
         corpus=plan.corpus.name,
         corpus_dir=display_path(plan.corpus.root),
         measure_split=plan.corpus.measure_split,
@@ -98,9 +92,9 @@ def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | N
         n_train_lines_per_language=len(plan.training.texts) // max(1, len(plan.train_languages)),
         train_mixes=_mix_settings(plan),
         training_text_sha256=plan.training.sha256,
-        max_sentences=config.max_sentences,
+        max_sentences=plan.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
-        timing=_timing_settings(config, plan),
+        timing=_timing_settings(plan),
         counting=CountingSettings(executor=executor.name, n_workers=executor.n_workers),
         train_seconds=("wall seconds of training; for bpe/* the time the single training run "
                        "to the largest size took to reach that size (merges are a prefix); "
@@ -110,7 +104,7 @@ def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | N
         words=word_settings(words),
         distribution=DISTRIBUTION_SETTINGS,
         embedding_dim=metrics.EMBEDDING_DIM,
-        example_line=example_index + 1,
+        example_line=examples.line + 1,
         suite=SuiteInfo(package=SUITE_PACKAGE, version=versions[SUITE_PACKAGE], git_commit=git_commit()),
     )
     return RunRecord(
@@ -120,8 +114,8 @@ def describe_run(config: RunConfig, plan: Plan, tokenizers: Sequence[Adapter | N
         machine=MachineInfo(**machine_info()),
         corpus_checksums=checksums,
         tokenizers=described,
-        examples=examples,
-        example_sentences=example_sentences,
+        examples=examples.split,
+        example_sentences=examples.sentences,
         # The training languages too: the report names them, and some are not measured.
         language_names={code: language_name(code) for code in (*plan.languages, *plan.train_languages)},
         language_scripts={code: script for code in plan.languages if (script := script_of(code))},
@@ -153,9 +147,9 @@ def _timed_languages_text(plan: Plan) -> str:
             "reference, the first language of each script, then in run order; the others' throughput is blank)")
 
 
-def _timing_settings(config: RunConfig, plan: Plan) -> TimingSettings:
+def _timing_settings(plan: Plan) -> TimingSettings:
     return TimingSettings(
-        repeats=config.repeats,
+        repeats=plan.repeats,
         n_timed_sentences={code: len(texts) for code, texts in plan.timed_texts.items()},
         timed_sample=(f"at most {TIMED_SENTENCES} of the measured sentences, evenly spread over them, and at most "
                       f"{TIMED_BYTES:,} bytes of them" + _timed_languages_text(plan)),

@@ -103,10 +103,28 @@ class RunConfig:
     quick: bool = False
 
     @classmethod
-    def quick_defaults(cls, **overrides: Any) -> RunConfig:
-        values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+    def from_options(cls, *, quick: bool = False, languages: Sequence[str] | None = None,
+                     reference: str | None = None, vocab_sizes: Sequence[int] | None = None,
+                     tokenizers: Sequence[str] | None = None, train_mixes: Sequence[str] | None = None,
+                     tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
+                     corpus: Path | None = None, train_corpus: Path | None = None,
+                     max_sentences: int | None = None, repeats: int | None = None, cache_dir: Path | None = None,
+                     retrain: bool = False) -> RunConfig:
+        """The options as the CLI gives them (None or an empty list: not given): `quick` changes
+        the defaults, an option given wins."""
+        def given(values):
+            return tuple(values) if values else None
+
+        values = {"languages": given(languages), "reference": reference, "vocab_sizes": given(vocab_sizes),
+                  "tokenizers": given(tokenizers), "train_mixes": given(train_mixes),
+                  "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
+                  "tokenizer_file_pattern": tokenizer_file_pattern, "corpus_dir": Path(corpus) if corpus else None,
+                  "train_corpus_dir": Path(train_corpus) if train_corpus else None, "max_sentences": max_sentences,
+                  "repeats": repeats, "cache_dir": Path(cache_dir) if cache_dir else None, "retrain": retrain}
+        if quick:
+            values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True,
+                      **{k: v for k, v in values.items() if v is not None}}
+        return cls(**{k: v for k, v in values.items() if v is not None})
 
 
 @dataclass(frozen=True)
@@ -131,6 +149,15 @@ class Plan:
     trains: bool  # whether any tokenizer of the run is trained by this program
     # measured language -> how many of its measured lines occur, word for word, in the training text
     n_measured_in_training: dict[str, int]
+    # The options a run reads past planning, as given, so the plan is all a run is handed.
+    quick: bool
+    vocab_sizes: tuple[int, ...]
+    max_sentences: int | None
+    tokenizer_files: tuple[Path, ...]
+    tokenizer_file_pattern: str
+    repeats: int
+    cache_dir: Path | None  # None: default_cache_dir()
+    retrain: bool
 
 
 def corpus_root(path: Path | None) -> Path:
@@ -301,7 +328,10 @@ def plan_run(config: RunConfig) -> Plan:
         measure_texts=measure_texts, timed_texts=timed_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
         train_share=describe_train_share(train_corpus, train_languages, limit),
         mixes=mixes, families=trained_families(mixes), tokenizer_ids=ids, trains=trains,
-        n_measured_in_training=n_measured_in_training,
+        n_measured_in_training=n_measured_in_training, quick=config.quick, vocab_sizes=config.vocab_sizes,
+        max_sentences=config.max_sentences, tokenizer_files=config.tokenizer_files,
+        tokenizer_file_pattern=config.tokenizer_file_pattern, repeats=config.repeats, cache_dir=config.cache_dir,
+        retrain=config.retrain,
     )
 
 

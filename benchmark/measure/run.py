@@ -1,7 +1,7 @@
 """One run, start to end: a plan -> tokenizers (trained, cached or loaded) -> rows -> `Results`.
 
     plan = plan_run(RunConfig())
-    results = run_benchmark(plan, RunConfig())
+    results = run_benchmark(plan)
 
 The steps live elsewhere (plan.py decides, adapters/ builds, measure.py counts and times,
 describe.py writes the record); this module puts them in order.
@@ -41,8 +41,8 @@ from benchmark.measure.executors import (
     run_count_task,
     share_adapters,
 )
-from benchmark.measure.counting import build_row, skipped_row, time_language, unmeasured_row
-from benchmark.measure.plan import Plan, RunConfig
+from benchmark.measure.counting import build_row, skipped_row, split_examples, time_language, unmeasured_row
+from benchmark.measure.plan import Plan
 from benchmark.progress import Progress, progress_display
 from benchmark.results.rows import ResultRow, Results
 from benchmark.words.segmenters import LanguageWords, segment_languages
@@ -51,17 +51,16 @@ from benchmark.measure.timing import ThroughputResult
 
 
 
-def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = None,
-                  show_progress: bool = False) -> Results:
+def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False) -> Results:
     """Train (or read the cache), build, count every tokenizer on every language (on `executor`,
     in this process by default), time each on its sample (here, alone), and record."""
-    cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
-                          enabled=not config.retrain)
+    cache = TrainingCache(Path(plan.cache_dir) if plan.cache_dir else default_cache_dir(),
+                          enabled=not plan.retrain)
     executor = executor or Executor()
     clock = _PhaseClock()
     with progress_display(show_progress) as progress:
         # The user's files first: a damaged one fails in seconds, before minutes of training.
-        from_files = _load_files(config, progress)
+        from_files = _load_files(plan, progress)
         if executor.n_workers > 1 and executor.same_machine:
             # The families train side by side, into the cache; the build below reads them from it.
             step = progress.task(f"training ({executor.n_workers} workers)", total=None)
@@ -79,11 +78,12 @@ def run_benchmark(plan: Plan, config: RunConfig, *, executor: Executor | None = 
         counted, vocabularies = _count_all(ready, plan, words, executor, progress)
         executor.close()  # nothing of ours runs beside the timed passes
         clock.lap("counting")
-        timed = _time_all(ready, plan, config.repeats, counted, progress)
+        timed = _time_all(ready, plan, plan.repeats, counted, progress)
         clock.lap("timing")
+        examples = split_examples(ready, plan)
     rows = _rows(tokenizers, plan, counted, timed, words)
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies)
-    record = describe_run(config, plan, tokenizers, executor, words)
+    record = describe_run(plan, tokenizers, executor, words, examples)
     clock.lap("rows and record")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds),
                    summaries=summaries)
@@ -122,12 +122,12 @@ def _pretoken_counts(plan: Plan, cache: TrainingCache, executor: Executor) -> di
     return {code: add_counts(tables) for code, tables in parts.items()}
 
 
-def _load_files(config: RunConfig, progress: Progress) -> dict[str, Adapter]:
+def _load_files(plan: Plan, progress: Progress) -> dict[str, Adapter]:
     """The user's tokenizer files (`--tokenizer-file`), by id."""
     loaded = {}
-    for path in config.tokenizer_files:
+    for path in plan.tokenizer_files:
         progress.update(progress.task(f"loading {path}", total=None), f"loading {path}")
-        loaded[file_id(path)] = load_tokenizer_file(Path(path), pattern=config.tokenizer_file_pattern)
+        loaded[file_id(path)] = load_tokenizer_file(Path(path), pattern=plan.tokenizer_file_pattern)
     return loaded
 
 

@@ -121,7 +121,7 @@ def check_same_text(baseline: Baseline, text: dict[str, Any], *, path: Path) -> 
                 shown = f"the files differ ({differ[0][0]}, ...)"
             else:
                 shown = f"baseline {baseline.info[key]!r}, now {text[key]!r}"
-            option = {"languages": "--languages", "max_lines": "--max-lines", "corpus_checksums": "--corpus-dir"}[key]
+            option = {"languages": "--languages", "max_lines": "--max-sentences", "corpus_checksums": "--corpus"}[key]
             raise BenchmarkError(
                 f"{path}: measured with other {key} than this check ({shown}); check with the "
                 f"baseline's {option}, or record a new baseline with --update-baseline"

@@ -58,7 +58,7 @@ class SpeedOptions:
     repeats: int | None = None
     languages: tuple[str, ...] = FLORES_LANGUAGES
     corpus_dir: Path = BUNDLED_CORPUS_DIR
-    max_lines: int | None = None
+    max_sentences: int | None = None  # the first N lines of each language's dev and devtest
     clock: str = DEFAULT_CLOCK  # a key of CLOCKS
     ratios_only: bool = False
     training: bool = False
@@ -94,7 +94,7 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
 
     `engines` replaces (ours, tiktoken) in the ratios (tests time fakes)."""
     out = out or sys.stdout
-    corpus, text = load_texts(options.languages, corpus_dir=options.corpus_dir, max_lines=options.max_lines)
+    corpus, text = load_texts(options.languages, corpus_dir=options.corpus_dir, max_lines=options.max_sentences)
     if options.instructions:
         _print_instructions(options, [texts.language for texts in corpus], out)
         return 0
@@ -200,7 +200,7 @@ def _print_training(corpus: Sequence[LanguageTexts], vocab_sizes: Sequence[int],
 
 
 def _print_instructions(options: SpeedOptions, languages: Sequence[str], out: TextIO) -> None:
-    counts = count_unseen_instructions(languages, corpus_dir=options.corpus_dir, max_lines=options.max_lines,
+    counts = count_unseen_instructions(languages, corpus_dir=options.corpus_dir, max_lines=options.max_sentences,
                                        jobs=options.jobs)
     print(f"## Unseen text in instructions: ours / tiktoken {ENCODING} (callgrind, PYTHONHASHSEED=0)\n", file=out)
     print(format_instructions(counts), file=out)
