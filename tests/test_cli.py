@@ -280,7 +280,7 @@ def test_a_language_the_training_never_saw_is_flagged(tmp_path, capsys):
 
 
 def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path, capsys, monkeypatch):
-    from benchmark.report import plots as plots_module
+    from benchmark.report import figures as plots_module
 
     def broken(_results):
         raise RuntimeError("no display")

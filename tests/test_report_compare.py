@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from benchmark.adapters.families import family_name
-from benchmark.report import plots as plots_module
+from benchmark.report import figures as figures_module
 from benchmark.report import style as style_module
-from benchmark.report.compare import cheapest_models, mix_families, production_tokenizers
+from benchmark.report.compare import cheapest_models, mix_families
 from benchmark.report.findings import compute_findings
 from benchmark.report.tokenizer_tables import cheapest_table, fairness_table, mix_table, word_tables
 from benchmark.report.naming import language_label
 from benchmark.report.sections import report_sections
+from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_mixes.json"
@@ -25,7 +26,7 @@ OLD_FIXTURE = Path(__file__).parent / "data" / "results_fixture.json"
 
 @pytest.fixture(scope="module")
 def results():
-    return load_results(FIXTURE)
+    return ReportView.of(load_results(FIXTURE))
 
 
 def _row(results, tokenizer, language):
@@ -40,13 +41,13 @@ def test_the_fixture_has_what_the_sections_compare(results):
 
 
 def test_production_tokenizers_are_the_vendors_and_not_the_trained_ones(results):
-    shown = production_tokenizers(results)
+    shown = results.production
     assert "tiktoken/cl100k_base" in shown and "llama/llama3" in shown and "mistral/tekken" in shown
     assert not [tid for tid in shown if tid.startswith(("bpe/", "hf/"))]
 
 
 def test_the_cheapest_model_per_language_has_the_fewest_tokens(results):
-    shown = production_tokenizers(results)
+    shown = results.production
     costs = cheapest_models(results)
     assert [c.language for c in costs] == list(results.record.language_names)
     for cost in costs:
@@ -113,7 +114,7 @@ def test_the_mix_finding_quotes_the_premiums_and_the_total_token_cost(results):
 
 def test_the_fairness_finding_names_the_most_and_least_even_production_tokenizer(results):
     sentence = next(s for s in compute_findings(results) if "charges them most evenly" in s)
-    shown = set(production_tokenizers(results))
+    shown = set(results.production)
     ranked = sorted((s for s in results.summaries if s.tokenizer in shown), key=lambda s: s.gini)
     assert f"most evenly is {ranked[0].tokenizer} (Gini {ranked[0].gini:.3f}" in sentence
     assert f"least evenly {ranked[-1].tokenizer} (Gini {ranked[-1].gini:.3f}" in sentence
@@ -124,7 +125,7 @@ def test_the_fairness_finding_names_the_most_and_least_even_production_tokenizer
 
 def test_the_words_finding_gives_the_split_range_on_the_production_tokenizers(results):
     sentence = next(s for s in compute_findings(results) if s.startswith("Words split into two or more tokens"))
-    shown = production_tokenizers(results)
+    shown = results.production
     for code in ("eng_Latn",):
         rates = [_row(results, tid, code).continued_word_rate for tid in shown]
         assert f"{min(rates):.0%} to {max(rates):.0%} of {language_label(results, code)} words" in sentence
@@ -133,7 +134,7 @@ def test_the_words_finding_gives_the_split_range_on_the_production_tokenizers(re
 def test_the_premium_finding_is_about_the_production_tokenizers(results):
     first = compute_findings(results)[0]
     assert "bpe/" not in first and "hf/" not in first
-    shown = production_tokenizers(results)
+    shown = results.production
     worst = max((r for r in results.rows if r.tokenizer in shown and r.premium), key=lambda r: r.premium)
     assert first.startswith(language_label(results, worst.language))
     assert f"under {worst.tokenizer} the same sentences take {worst.premium:.2f}x" in first
@@ -155,7 +156,7 @@ def test_every_section_plot_is_drawn_titled_and_labelled(results):
     assert keys[:3] == ["cost", "fairness", "mixes"]  # what a reader came for comes first
     wanted = {name for section in sections for name in section.plots}
     with style_module.plot_style():
-        figures = plots_module.make_figures(results)
+        figures = figures_module.make_figures(results)
     assert {"production_cost", "fairness", "mix_premium", "gini_by_size"} <= set(figures)
     assert set(figures) <= wanted
     for name in ("production_cost", "fairness", "mix_premium", "gini_by_size"):
@@ -165,7 +166,7 @@ def test_every_section_plot_is_drawn_titled_and_labelled(results):
 
 
 def test_a_run_without_mixes_or_summaries_has_no_such_sections():
-    old = load_results(OLD_FIXTURE)
+    old = ReportView.of(load_results(OLD_FIXTURE))
     keys = [section.key for section in report_sections(old)]
     assert "mixes" not in keys and "fairness" not in keys
     assert not [s for s in compute_findings(old) if re.match("The training data|Over the .* languages", s)]

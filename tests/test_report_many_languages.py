@@ -13,12 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmark.report import many_languages, plots
-from benchmark.report.analysis import bytes_per_token_curve, headline_tokenizers
+from benchmark.report import figures as figures_module
+from benchmark.report import many_languages
+from benchmark.report.analysis import bytes_per_token_curve
 from benchmark.report.catalogue import PLOTS, caption_of
 from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
-from benchmark.report.naming import MANY_LANGUAGES, has_many_languages, language_label, ordered_languages
+from benchmark.report.naming import language_label
 from benchmark.report.style import plot_style
+from benchmark.report.view import MANY_LANGUAGES, ReportView
 from benchmark.results.rows import load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_many.json"
@@ -27,13 +29,13 @@ SIX_LANGUAGES = Path(__file__).parent / "data" / "results_mixes.json"
 
 @pytest.fixture(scope="module")
 def results():
-    return load_results(FIXTURE)
+    return ReportView.of(load_results(FIXTURE))
 
 
 @pytest.fixture(scope="module")
 def figures(results):
     with plot_style():
-        yield plots.make_figures(results)
+        yield figures_module.make_figures(results)
 
 
 def _row(results, tokenizer, language):
@@ -49,16 +51,16 @@ def _row_labels(fig) -> list[str]:
 
 
 def test_the_fixture_has_more_languages_than_the_palette(results):
-    assert len(ordered_languages(results)) == 14 > MANY_LANGUAGES
-    assert has_many_languages(results)
-    assert not has_many_languages(load_results(SIX_LANGUAGES))
+    assert len(results.languages) == 14 > MANY_LANGUAGES
+    assert results.many
+    assert not ReportView.of(load_results(SIX_LANGUAGES)).many
     assert "ydd_Hebr" in results.record.right_to_left
 
 
 def test_cost_heatmap_lists_languages_most_expensive_first(results, figures):
     fig = figures["tokens_per_sentence"]
-    tokenizers = headline_tokenizers(results)
-    languages = ordered_languages(results)
+    tokenizers = results.headline
+    languages = results.languages
 
     def mean_cost(code):
         return statistics.fmean(_row(results, tid, code).tokens_per_sentence for tid in tokenizers
@@ -72,8 +74,8 @@ def test_cost_heatmap_lists_languages_most_expensive_first(results, figures):
 
 
 def test_cost_heatmap_cells_are_the_measured_means(results):
-    languages = ordered_languages(results)
-    tokenizers = headline_tokenizers(results)
+    languages = results.languages
+    tokenizers = results.headline
     values, texts, _ = many_languages._cost_values(results, languages, tokenizers, "tokens_per_sentence",
                                                    lambda v: f"{v:.1f}", lambda frame: frame["tokenizer"].eq(""))
     for i, code in enumerate(languages):
@@ -87,12 +89,12 @@ def test_premium_heatmap_leaves_out_the_reference(results, figures):
     labels = _row_labels(figures["premium"])
     reference = results.record.settings.reference
     assert language_label(results, reference) not in labels
-    assert len(labels) == len(ordered_languages(results)) - 1
+    assert len(labels) == len(results.languages) - 1
     first = labels[0]
-    code = next(c for c in ordered_languages(results) if language_label(results, c) == first)
+    code = next(c for c in results.languages if language_label(results, c) == first)
     # The most expensive language has the highest mean premium over the main tokenizers.
-    means = {c: statistics.fmean(_row(results, t, c).premium for t in headline_tokenizers(results))
-             for c in ordered_languages(results) if c != reference}
+    means = {c: statistics.fmean(_row(results, t, c).premium for t in results.headline)
+             for c in results.languages if c != reference}
     assert code == max(means, key=means.get)
 
 
@@ -109,14 +111,14 @@ def test_roundtrip_heatmap_folds_the_exact_languages_into_one_row(results, figur
     if exact:
         assert labels[-1] == f"the other {len(exact)} languages"
     # Worst first: the first row's language has the lowest rate of all.
-    worst = min(lossy, key=lambda code: (min(rates[code]), ordered_languages(results).index(code)))
+    worst = min(lossy, key=lambda code: (min(rates[code]), results.languages.index(code)))
     assert labels[0] == language_label(results, worst)
 
 
 def test_bands_name_the_reference_and_the_extremes_at_the_largest_size(results):
     family = "bpe-balanced"
     named = many_languages.named_languages(results, family)
-    at_largest = {code: bytes_per_token_curve(results, family, code)[-1][1] for code in ordered_languages(results)}
+    at_largest = {code: bytes_per_token_curve(results, family, code)[-1][1] for code in results.languages}
     assert named[0] == results.record.settings.reference
     assert min(at_largest, key=at_largest.get) in named
     assert max(at_largest, key=at_largest.get) in named
@@ -126,7 +128,7 @@ def test_band_plot_median_line_is_the_median_over_languages(results, figures):
     fig = figures["bytes_per_token"]
     family = "bpe-balanced"
     ax = next(a for a in fig.axes if a.get_title() == "our BPE (balanced)")
-    curves = [dict(bytes_per_token_curve(results, family, code)) for code in ordered_languages(results)]
+    curves = [dict(bytes_per_token_curve(results, family, code)) for code in results.languages]
     sizes = sorted({size for curve in curves for size in curve})
     medians = [statistics.median(curve[s] for curve in curves) for s in sizes]
     lines = [line for line in ax.get_lines() if line.get_linestyle() == "-" and len(line.get_xdata()) == len(sizes)]
@@ -151,15 +153,9 @@ def test_throughput_has_one_dot_per_language_and_the_median(results, figures):
 def test_captions_describe_the_layout_drawn(results):
     by_name = {info.name: info for info in PLOTS}
     many = caption_of(by_name["premium"], results)
-    few = caption_of(by_name["premium"], load_results(SIX_LANGUAGES))
-    assert many == many_languages_caption("premium") and many != few
+    few = caption_of(by_name["premium"], ReportView.of(load_results(SIX_LANGUAGES)))
+    assert many == by_name["premium"].many_caption and many != few == by_name["premium"].caption
     assert "one row per language" in caption_of(by_name["tokens_per_sentence"], results)
-
-
-def many_languages_caption(name: str) -> str:
-    from benchmark.report.catalogue import MANY_LANGUAGES_CAPTIONS
-
-    return MANY_LANGUAGES_CAPTIONS[name]
 
 
 def test_token_boundary_png_draws_only_scripts_it_can_shape(results):
@@ -172,7 +168,7 @@ def test_token_boundary_png_draws_only_scripts_it_can_shape(results):
         assert scripts[code] not in {"Arab", "Hebr", "Deva", "Ethi", "Thai", "Taml"}
     left_out = png_leaves_out(results)
     assert {"ydd_Hebr", "arb_Arab", "hin_Deva"} <= set(left_out)
-    assert set(shown) | set(left_out) == set(ordered_languages(results))
+    assert set(shown) | set(left_out) == set(results.languages)
 
 
 def test_a_long_heatmap_is_cut_into_panels_within_the_page_width():
@@ -188,7 +184,7 @@ def test_grids_put_languages_down_when_there_are_many(results):
     from benchmark.report.tables import tokens_per_sentence_table
 
     table = tokens_per_sentence_table(results)
-    languages = ordered_languages(results)
+    languages = results.languages
     assert table.headers[0] == "language"
     assert [row[0] for row in table.rows] == [language_label(results, code) for code in languages]
     tokenizers = list(table.headers[1:])
@@ -197,7 +193,7 @@ def test_grids_put_languages_down_when_there_are_many(results):
             row = _row(results, tid, code)
             assert cell == ("skipped" if not row.ok else cell) and (not row.ok or cell.startswith(
                 f"{row.tokens_per_sentence:.1f}"))
-    few = tokens_per_sentence_table(load_results(SIX_LANGUAGES))
+    few = tokens_per_sentence_table(ReportView.of(load_results(SIX_LANGUAGES)))
     assert few.headers[0] == "tokenizer"
 
 
@@ -210,9 +206,9 @@ def test_findings_name_a_few_languages_and_count_the_rest(results):
     assert join_ends(words) == "w0, w1, w2, w3, 15 other languages in between and w19"
     assert join_limited(words[:MAX_NAMED]) == "w0, w1, w2, w3, w4 and w5"
     for finding in compute_findings(results):
-        named = sum(finding.count(f"({code})") for code in ordered_languages(results))
+        named = sum(finding.count(f"({code})") for code in results.languages)
         # The most expensive language under each tokenizer is one per tokenizer, not a list of languages.
-        assert named <= MAX_NAMED * 3 + len(headline_tokenizers(results)), finding
+        assert named <= MAX_NAMED * 3 + len(results.headline), finding
 
 
 def test_the_page_shows_the_languages_the_png_cannot_draw_as_text_in_their_direction(results):

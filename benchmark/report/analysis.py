@@ -16,14 +16,11 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from benchmark.adapters.families import families_of_kind, family_rank
-from benchmark.report.naming import LOSSLESS_SHARE, ordered_languages, reference_language, tokenizer_sort_key
-from benchmark.results.rows import ResultRow, Results
+from benchmark.adapters.families import family_rank
+from benchmark.report.naming import LOSSLESS_SHARE
+from benchmark.results.rows import ResultRow
+from benchmark.report.view import ReportView
 
-# The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
-OPENAI_FAMILIES = ("tiktoken", "bpe_openai")
-# Families whose vocabulary is trained here at each size of the sweep.
-TRAINED_FAMILIES = families_of_kind("trained")
 FLAT_GAIN_PER_DOUBLING = 0.05
 # Two runs of the same 90 cells (README, "Throughput is measured") differed in a cell's ratio to
 # tiktoken by a median 3%, 8% at the 90th percentile and 20% at worst; medians over languages move
@@ -42,71 +39,15 @@ def lossy_lines(frame):  # pandas.DataFrame -> pandas.Series of bool
     return frame["roundtrip_rate"] < LOSSLESS_SHARE
 
 
-def row_index(results: Results) -> dict[tuple[str, str], ResultRow]:
-    return {(row.tokenizer, row.language): row for row in results.rows}
-
-
 # ----------------------------------------------------------------------------- which tokenizers
-
-
-def headline_tokenizers(results: Results) -> list[str]:
-    """The few tokenizers a reader compares at a glance: the tiktoken vocabularies (or the
-    bpe-openai ones when tiktoken was not run) and each trained family at its largest size that
-    measured every language. Other tokenizers of a family only add lines that say the same thing.
-    """
-    rows = results.rows
-    # A language that every tokenizer skipped does not rule every tokenizer out.
-    languages = {row.language for row in rows if row.ok}
-    ok_by_tokenizer: dict[str, set[str]] = {}
-    meta: dict[str, ResultRow] = {}
-    for row in rows:
-        meta.setdefault(row.tokenizer, row)
-        if row.ok:
-            ok_by_tokenizer.setdefault(row.tokenizer, set()).add(row.language)
-    complete = [tid for tid, langs in ok_by_tokenizer.items() if langs == languages]
-    chosen: list[str] = [tid for tid in complete if meta[tid].family == "tiktoken"]
-    if not chosen:  # tiktoken not run: its twin encoder gives the same counts
-        chosen = [tid for tid in complete if meta[tid].family in OPENAI_FAMILIES]
-    largest: dict[str, str] = {}
-    for tid in complete:
-        family = meta[tid].family
-        if family in OPENAI_FAMILIES:
-            continue
-        if family in TRAINED_FAMILIES or meta[tid].train_seconds is not None:
-            best = largest.get(family)
-            if best is None or (meta[tid].vocab_size, tid) > (meta[best].vocab_size, best):
-                largest[family] = tid
-        else:
-            chosen.append(tid)  # a tokenizer the user added from a file: always worth showing
-    chosen += largest.values()
-    return sorted(chosen, key=lambda tid: tokenizer_sort_key(meta[tid]))
-
-
-def openai_pair(results: Results) -> tuple[str, str] | None:
-    """The (cl100k, o200k) ids to compare, preferring tiktoken's; None if either is missing."""
-    ids = {row.tokenizer for row in results.rows if row.ok}
-    for prefix in OPENAI_FAMILIES:
-        pair = (f"{prefix}/cl100k_base", f"{prefix}/o200k_base")
-        if all(tid in ids for tid in pair):
-            return pair
-    return None
-
-
-def trained_families(results: Results) -> list[str]:
-    """Families trained here (known by name, or any family with a training time), in report order."""
-    present = {row.family for row in results.rows}
-    timed = {row.family for row in results.rows if row.train_seconds is not None}
-    ordered = [family for family in TRAINED_FAMILIES if family in present]
-    ordered += sorted(timed - set(ordered) - set(OPENAI_FAMILIES))
-    return ordered
 
 
 # ----------------------------------------------------------------------------- cost
 
 
-def most_expensive(results: Results, tokenizer: str) -> ResultRow | None:
+def most_expensive(results: ReportView, tokenizer: str) -> ResultRow | None:
     """The row of the language with the highest premium under `tokenizer` (reference excluded)."""
-    reference = reference_language(results)
+    reference = results.reference
     rows = [
         row
         for row in results.rows
@@ -116,35 +57,35 @@ def most_expensive(results: Results, tokenizer: str) -> ResultRow | None:
     return max(rows, key=lambda row: (row.premium, row.language), default=None)
 
 
-def most_expensive_per_headline(results: Results) -> list[tuple[str, ResultRow]]:
+def most_expensive_per_headline(results: ReportView) -> list[tuple[str, ResultRow]]:
     """(tokenizer, its most expensive language's row) for each main tokenizer that has one."""
-    worst = [(tid, most_expensive(results, tid)) for tid in headline_tokenizers(results)]
+    worst = [(tid, most_expensive(results, tid)) for tid in results.headline]
     return [(tid, row) for tid, row in worst if row is not None]
 
 
-def openai_savings(results: Results) -> list[tuple[str, float]]:
+def openai_savings(results: ReportView) -> list[tuple[str, float]]:
     """(language, share of cl100k's tokens that o200k saves), largest saving first."""
-    pair = openai_pair(results)
+    pair = results.openai_pair
     if pair is None:
         return []
-    index = row_index(results)
+    index = results.index
     savings = []
-    for language in ordered_languages(results):
+    for language in results.languages:
         cl100k, o200k = index.get((pair[0], language)), index.get((pair[1], language))
         if cl100k and o200k and cl100k.ok and o200k.ok and cl100k.n_tokens > 0:
             savings.append((language, 1 - o200k.n_tokens / cl100k.n_tokens))
     return sorted(savings, key=lambda item: (-item[1], item[0]))
 
 
-def cheapest(results: Results) -> list[tuple[str, list[ResultRow]]]:
+def cheapest(results: ReportView) -> list[tuple[str, list[ResultRow]]]:
     """(language, the rows of the main tokenizers with the fewest tokens per sentence there), in
     language order. Rows that show the same figure to one decimal are all given, sorted by
     tokenizer: the text cannot rank them. A tokenizer that gives back under `LOSSLESS_SHARE` of the
     language's sentences is left out: it counts text it changed (spaces dropped, words turned into
     [UNK])."""
-    shown = set(headline_tokenizers(results))
+    shown = set(results.headline)
     found = []
-    for language in ordered_languages(results):
+    for language in results.languages:
         rows = [
             row for row in results.rows
             if row.language == language and row.tokenizer in shown and row.ok
@@ -175,7 +116,7 @@ def per_doubling_gain(small: tuple[int, float], big: tuple[int, float]) -> float
     return (bpt_big / bpt_small) ** (1 / math.log2(size_big / size_small)) - 1
 
 
-def bytes_per_token_curve(results: Results, family: str, language: str) -> list[tuple[int, float]]:
+def bytes_per_token_curve(results: ReportView, family: str, language: str) -> list[tuple[int, float]]:
     """(vocab_size, bytes_per_token) of one family on one language, smallest size first: the curve
     the plot draws and `flattening` reads."""
     return sorted(
@@ -185,7 +126,7 @@ def bytes_per_token_curve(results: Results, family: str, language: str) -> list[
     )
 
 
-def flattening(results: Results, family: str, language: str) -> Flattening | None:
+def flattening(results: ReportView, family: str, language: str) -> Flattening | None:
     """Where bytes per token stops improving for one trained family on one language."""
     points = bytes_per_token_curve(results, family, language)
     if len(points) < 2:
@@ -210,13 +151,13 @@ def first_flat_step(points: list[tuple[int, float]]) -> tuple[int, float] | None
 # ----------------------------------------------------------------------------- speed
 
 
-def has_yardstick_row(results: Results) -> bool:
+def has_yardstick_row(results: ReportView) -> bool:
     """Whether the yardstick the record names was itself measured (timed against itself)."""
     yardstick = results.record.settings.timing.yardstick
     return any(row.ok and row.tokenizer == yardstick for row in results.rows)
 
 
-def has_yardstick_ratios(results: Results) -> bool:
+def has_yardstick_ratios(results: ReportView) -> bool:
     """Whether the run timed every measured row against the yardstick (results.json format 2 on)."""
     measured = [row for row in results.rows if row.ok and row.throughput_mb_s is not None]
     return bool(measured) and all(row.throughput_x_tiktoken is not None for row in measured)
@@ -232,7 +173,7 @@ class SpeedRanking:
     trailers: list[str]  # within SPEED_TIE_SHARE of the slowest, slowest first
 
 
-def speed_ranking(results: Results) -> SpeedRanking | None:
+def speed_ranking(results: ReportView) -> SpeedRanking | None:
     """Encoders ranked by their median speed over languages; None with fewer than two timed.
     Ranked by the yardstick ratio where the run measured it (MB/s moves with the machine's speed
     from second to second; the ratio keeps)."""
@@ -257,7 +198,7 @@ def speed_ranking(results: Results) -> SpeedRanking | None:
 # ----------------------------------------------------------------------------- fidelity
 
 
-def worst_roundtrips(results: Results) -> list[tuple[str, ResultRow]]:
+def worst_roundtrips(results: ReportView) -> list[tuple[str, ResultRow]]:
     """(family, its row with the fewest exact round trips) for each family that lost a sentence
     anywhere, in report order."""
     worst_by_family: dict[str, ResultRow] = {}

@@ -7,27 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmark.adapters.families import FAMILY_BY_NAME, family_rank
-from benchmark.report.analysis import is_lossy, row_index
-from benchmark.report.naming import ordered_languages, reference_language, tokenizer_sort_key
-from benchmark.results.rows import ResultRow, Results, TokenizerSummary
+from benchmark.adapters.families import family_rank
+from benchmark.report.analysis import is_lossy
+from benchmark.results.rows import ResultRow, TokenizerSummary
+from benchmark.report.view import ReportView
 
 MIX_PREFIX = "bpe-"  # our BPE's families, one per training mix: bpe-balanced, bpe-parity, ...
 BUILT_IN_MIX_ORDER = ("bpe-english-only", "bpe-english-heavy", "bpe-balanced", "bpe-parity", "bpe-hangul-first")
-
-
-def is_production(family: str) -> bool:
-    known = FAMILY_BY_NAME.get(family)
-    return known is not None and known.kind == "production"
-
-
-def production_tokenizers(results: Results) -> list[str]:
-    """The vendors' vocabularies the run measured, in report order; bpe-openai's rows only when
-    tiktoken (the same vocabularies, another engine) was not run."""
-    measured = {row.tokenizer: row for row in results.rows if row.ok and is_production(row.family)}
-    engines = {row.family for row in measured.values()}
-    shown = [row for tid, row in measured.items() if not (row.family == "bpe_openai" and "tiktoken" in engines)]
-    return [row.tokenizer for row in sorted(shown, key=tokenizer_sort_key)]
 
 
 @dataclass(frozen=True)
@@ -42,13 +28,13 @@ class LanguageCost:
         return self.dearest.n_tokens / self.cheapest[0].n_tokens
 
 
-def cheapest_models(results: Results) -> list[LanguageCost]:
+def cheapest_models(results: ReportView) -> list[LanguageCost]:
     """Per language: the production tokenizers with the fewest tokens per sentence (every one that
     shows the same figure to one decimal) and the one with the most, among those that give the
     text back (a lossy tokenizer counts text it changed)."""
-    shown = set(production_tokenizers(results))
+    shown = set(results.production)
     found = []
-    for language in ordered_languages(results):
+    for language in results.languages:
         rows = [row for row in results.rows if row.language == language and row.tokenizer in shown and row.ok
                 and not is_lossy(row) and row.n_tokens > 0]
         if len(rows) < 2:
@@ -60,7 +46,7 @@ def cheapest_models(results: Results) -> list[LanguageCost]:
     return found
 
 
-def mix_families(results: Results) -> list[str]:
+def mix_families(results: ReportView) -> list[str]:
     """Our BPE's training mixes in this run (families bpe-<mix>), the built-in ones in the order
     of the story they tell (English only, English-heavy, balanced, parity-aware), others after."""
     present = {row.family for row in results.rows if row.ok and row.family.startswith(MIX_PREFIX)}
@@ -68,7 +54,7 @@ def mix_families(results: Results) -> list[str]:
     return ordered + sorted(present - set(ordered))
 
 
-def mix_size(results: Results) -> int | None:
+def mix_size(results: ReportView) -> int | None:
     """The largest vocabulary size every training mix measured every language at."""
     families = mix_families(results)
     languages = {row.language for row in results.rows if row.ok}
@@ -83,7 +69,7 @@ def mix_size(results: Results) -> int | None:
     return max(sizes) if sizes else None
 
 
-def mix_rows(results: Results, size: int) -> dict[str, dict[str, ResultRow]]:
+def mix_rows(results: ReportView, size: int) -> dict[str, dict[str, ResultRow]]:
     """family -> language -> the row of our BPE trained in that mix at `size`."""
     out: dict[str, dict[str, ResultRow]] = {}
     for row in results.rows:
@@ -109,7 +95,7 @@ class MixEffect:
         return (self.english_heavy - self.parity) / (self.english_heavy - 1)
 
 
-def mix_effects(results: Results) -> tuple[int, list[MixEffect]] | None:
+def mix_effects(results: ReportView) -> tuple[int, list[MixEffect]] | None:
     """(size, each non-reference language's premium under the balanced, English-heavy and
     parity-aware mixes); None when the run lacks balanced or English-heavy."""
     size = mix_size(results)
@@ -118,9 +104,9 @@ def mix_effects(results: Results) -> tuple[int, list[MixEffect]] | None:
     rows = mix_rows(results, size)
     if "bpe-balanced" not in rows or "bpe-english-heavy" not in rows:
         return None
-    reference = reference_language(results)
+    reference = results.reference
     effects = []
-    for language in ordered_languages(results):
+    for language in results.languages:
         if language == reference:
             continue
         balanced, heavy = rows["bpe-balanced"].get(language), rows["bpe-english-heavy"].get(language)
@@ -132,20 +118,20 @@ def mix_effects(results: Results) -> tuple[int, list[MixEffect]] | None:
     return size, effects
 
 
-def total_tokens(results: Results, family: str, size: int) -> int | None:
+def total_tokens(results: ReportView, family: str, size: int) -> int | None:
     """All languages' tokens under one mix at one size (the price of its compression)."""
     rows = mix_rows(results, size).get(family)
     return sum(row.n_tokens for row in rows.values()) if rows else None
 
 
-def summaries(results: Results) -> list[TokenizerSummary]:
+def summaries(results: ReportView) -> list[TokenizerSummary]:
     """The tokenizer summaries of tokenizers the run measured, in report order."""
-    index = row_index(results)
+    index = results.index
     measured = {tid for (tid, _), row in index.items() if row.ok}
     chosen = [s for s in results.summaries if s.tokenizer in measured]
     return sorted(chosen, key=lambda s: (family_rank(s.family), s.family, s.vocab_size, s.tokenizer))
 
 
-def by_gini(results: Results) -> list[TokenizerSummary]:
+def by_gini(results: ReportView) -> list[TokenizerSummary]:
     """Summaries with a Gini, the most even first (ties by tokenizer id)."""
     return sorted((s for s in summaries(results) if s.gini is not None), key=lambda s: (s.gini, s.tokenizer))

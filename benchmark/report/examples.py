@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import re
 
-from benchmark.report.analysis import headline_tokenizers
-from benchmark.report.naming import ordered_languages
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 MAX_PNG_LANGUAGES = 6  # the reference and the first five others: a PNG of about a screen and a half
 # ISO 15924 scripts matplotlib draws correctly with the plots' fonts (DejaVu Sans, Noto Sans CJK):
@@ -41,42 +39,42 @@ def visible_token(text: str) -> str:
     return text if text else "\u2205"
 
 
-def example_tokenizers(results: Results) -> list[str]:
+def example_tokenizers(results: ReportView) -> list[str]:
     """The main tokenizers that split at least one example sentence."""
     examples = results.record.examples
-    return [tid for tid in headline_tokenizers(results) if any(tid in examples.get(c, {}) for c in examples)]
+    return [tid for tid in results.headline if any(tid in examples.get(c, {}) for c in examples)]
 
 
-def example_languages(results: Results) -> list[str]:
+def example_languages(results: ReportView) -> list[str]:
     """Every language with an example sentence, the reference first, then in run order."""
     examples = results.record.examples
-    return [code for code in ordered_languages(results) if examples.get(code)]
+    return [code for code in results.languages if examples.get(code)]
 
 
-def png_drawable(results: Results, code: str) -> bool:
+def png_drawable(results: ReportView, code: str) -> bool:
     """Whether matplotlib draws the language's script correctly; a code whose script the record does
     not give (a user's `jpn.txt`, an older results file) is drawn, as before scripts were recorded."""
     script = results.record.language_scripts.get(code)
     return code not in results.record.right_to_left and (script is None or script in PNG_SCRIPTS)
 
 
-def png_languages(results: Results) -> list[str]:
+def png_languages(results: ReportView) -> list[str]:
     """The languages of the token-boundary PNG: the reference, then the first others in run order
     that matplotlib draws correctly, `MAX_PNG_LANGUAGES` in all."""
     return [code for code in example_languages(results) if png_drawable(results, code)][:MAX_PNG_LANGUAGES]
 
 
-def png_leaves_out(results: Results) -> list[str]:
+def png_leaves_out(results: ReportView) -> list[str]:
     """The languages with an example that the PNG does not show (the HTML page shows them)."""
     shown = set(png_languages(results))
     return [code for code in example_languages(results) if code not in shown]
 
 
-def is_right_to_left(results: Results, code: str) -> bool:
+def is_right_to_left(results: ReportView, code: str) -> bool:
     return code in results.record.right_to_left
 
 
-def lang_tag(results: Results, code: str) -> str:
+def lang_tag(results: ReportView, code: str) -> str:
     """An HTML `lang` value for the language: 'heb_Hebr' -> 'heb-Hebr' (language and script
     subtags, as BCP 47 writes them); a user's code as it is, '_' read as '-'."""
     language, _, script = code.partition("_")

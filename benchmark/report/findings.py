@@ -12,16 +12,12 @@ from benchmark.report.analysis import (
     Flattening,
     cheapest,
     flattening,
-    headline_tokenizers,
     most_expensive_per_headline,
-    openai_pair,
     openai_savings,
-    row_index,
     speed_ranking,
-    trained_families,
     worst_roundtrips,
 )
-from benchmark.report.compare import by_gini, mix_effects, production_tokenizers, total_tokens
+from benchmark.report.compare import by_gini, mix_effects, total_tokens
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     fmt_rate_percent,
@@ -30,13 +26,11 @@ from benchmark.report.naming import (
     join_limited,
     join_words,
     language_label,
-    ordered_languages,
-    reference_language,
 )
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
-def compute_findings(results: Results) -> list[str]:
+def compute_findings(results: ReportView) -> list[str]:
     """The findings, in reading order; each one is a plain-text sentence or two."""
     findings = []
     for sentence in (
@@ -55,13 +49,13 @@ def compute_findings(results: Results) -> list[str]:
     return findings
 
 
-def _name(results: Results, code: str) -> str:
+def _name(results: ReportView, code: str) -> str:
     return language_label(results, code)
 
 
-def _cheapest_sentence(results: Results) -> str:
+def _cheapest_sentence(results: ReportView) -> str:
     found = cheapest(results)
-    if len(headline_tokenizers(results)) < 2 or not found:
+    if len(results.headline) < 2 or not found:
         return ""  # nothing to compare with
     by_tokenizers: dict[str, list[str]] = {}
     for language, rows in found:
@@ -74,12 +68,12 @@ def _cheapest_sentence(results: Results) -> str:
     )
 
 
-def _premium_sentence(results: Results) -> str:
+def _premium_sentence(results: ReportView) -> str:
     """The dearest language, on the production tokenizers when the run has any (what a reader
     pays today; the training mixes have their own sentence), else on the main tokenizers."""
-    reference = reference_language(results)
+    reference = results.reference
     worst = most_expensive_per_headline(results)
-    production = set(production_tokenizers(results))
+    production = set(results.production)
     if any(tid in production for tid, _ in worst):
         worst = [(tid, row) for tid, row in worst if tid in production]
     if not worst:
@@ -99,11 +93,11 @@ def _premium_sentence(results: Results) -> str:
     return sentence
 
 
-def _fairness_sentence(results: Results) -> str:
+def _fairness_sentence(results: ReportView) -> str:
     """The most and least even production tokenizer by Gini, and the most even of all when it is
     another one."""
     ranked = by_gini(results)
-    production = [s for s in ranked if s.tokenizer in set(production_tokenizers(results))]
+    production = [s for s in ranked if s.tokenizer in set(results.production)]
     if len(production) < 2:
         return ""
 
@@ -119,16 +113,16 @@ def _fairness_sentence(results: Results) -> str:
     return sentence
 
 
-def _mix_sentence(results: Results) -> str:
+def _mix_sentence(results: ReportView) -> str:
     """What English-heavy training costs each other language against the balanced mix, how much of
     the premium parity-aware merges remove, and what they cost in tokens over every language."""
     found = mix_effects(results)
     if not found or not found[1]:
         return ""
     size, effects = found
-    reference = results.record.language_names.get(reference_language(results), reference_language(results))
+    reference = results.record.language_names.get(results.reference, results.reference)
     mix = (results.record.settings.train_mixes or {}).get("english-heavy")
-    share = mix.byte_shares.get(reference_language(results)) if mix else None
+    share = mix.byte_shares.get(results.reference) if mix else None
     heavy = f"English-heavy ({share:.0%} of the training bytes English)" if share is not None else "English-heavy"
     worst, *others = sorted(effects, key=lambda e: (-e.english_heavy, e.language))
     with_parity = all(e.parity is not None for e in effects)
@@ -154,17 +148,17 @@ def _mix_sentence(results: Results) -> str:
     return sentence
 
 
-def _words_sentence(results: Results) -> str:
+def _words_sentence(results: ReportView) -> str:
     """How often production tokenizers split a word, the reference against the language they split most."""
-    production = production_tokenizers(results)
-    index = row_index(results)
+    production = results.production
+    index = results.index
     rates: dict[str, list[float]] = {}
-    for language in ordered_languages(results):
+    for language in results.languages:
         found = [index[(tid, language)].continued_word_rate for tid in production if (tid, language) in index]
         found = [rate for rate in found if rate is not None]
         if len(found) >= 2:
             rates[language] = sorted(found)
-    reference = reference_language(results)
+    reference = results.reference
     if reference not in rates or len(rates) < 2:
         return ""
     others = [code for code in rates if code != reference]
@@ -177,8 +171,8 @@ def _words_sentence(results: Results) -> str:
             f"(the most split language), against {spread(reference)}.")
 
 
-def _openai_sentence(results: Results) -> str:
-    pair = openai_pair(results)
+def _openai_sentence(results: ReportView) -> str:
+    pair = results.openai_pair
     savings = openai_savings(results)
     if pair is None or not savings:
         return ""
@@ -194,13 +188,13 @@ def _openai_sentence(results: Results) -> str:
     return f"For the same sentences, {o200k} needs {join_ends(parts)} than {cl100k}."
 
 
-def _flattening_sentences(results: Results) -> list[str]:
+def _flattening_sentences(results: ReportView) -> list[str]:
     sentences = []
     rule = f"the next doubling of the vocabulary gains less than {FLAT_GAIN_PER_DOUBLING:.0%}"
     # Families still improving on every language share one sentence, keyed by their largest size.
     improving: dict[int, list[tuple[str, list[Flattening]]]] = {}
-    for family in trained_families(results):
-        flats = [flattening(results, family, language) for language in ordered_languages(results)]
+    for family in results.trained_families:
+        flats = [flattening(results, family, language) for language in results.languages]
         flats = [f for f in flats if f is not None]
         if not flats:
             continue
@@ -232,7 +226,7 @@ def _flattening_sentences(results: Results) -> list[str]:
     return sentences
 
 
-def _speed_sentence(results: Results) -> str:
+def _speed_sentence(results: ReportView) -> str:
     """Fastest and slowest encoder, with those too close to them to tell apart."""
     ranking = speed_ranking(results)
     if ranking is None:
@@ -267,7 +261,7 @@ def _speed_sentence(results: Results) -> str:
             "on the same sentences.")
 
 
-def _roundtrip_sentence(results: Results) -> str:
+def _roundtrip_sentence(results: ReportView) -> str:
     """The lossy families, each with its worst tokenizer x language."""
     worst = worst_roundtrips(results)
     if not worst:

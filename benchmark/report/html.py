@@ -18,7 +18,7 @@ from benchmark.report.sections import report_sections
 from benchmark.report.tables import SKIPPED, Table, all_rows_table
 from benchmark.report.token_examples import CSS as TOKEN_CSS
 from benchmark.report.token_examples import token_examples_html
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 CSS = """
 :root { --ink: #1d232a; --muted: #5b6570; --line: #d9dee3; --band: #f5f7f9; --accent: #2563a8; }
@@ -111,19 +111,19 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3") -> str
     )
 
 
-def _figure_html(plot: RenderedPlot, results: Results) -> str:
+def _figure_html(plot: RenderedPlot, results: ReportView) -> str:
     esc = html.escape
     data = base64.b64encode(plot.png).decode("ascii")
-    return (f'<figure id="plot-{esc(plot.info.name)}"><h3>{esc(plot.info.title)}</h3>\n'
-            f'<img alt="{esc(plot.info.title)}" src="data:image/png;base64,{data}">\n'
-            f'<figcaption>{esc(caption_of(plot.info, results))} (<a href="plots/{esc(plot.info.name)}.svg">SVG</a>)'
+    return (f'<figure id="plot-{esc(plot.spec.name)}"><h3>{esc(plot.spec.title)}</h3>\n'
+            f'<img alt="{esc(plot.spec.title)}" src="data:image/png;base64,{data}">\n'
+            f'<figcaption>{esc(caption_of(plot.spec, results))} (<a href="plots/{esc(plot.spec.name)}.svg">SVG</a>)'
             f"</figcaption></figure>")
 
 
-def render_html(results: Results, plots: Sequence[RenderedPlot]) -> str:
+def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
     esc = html.escape
     findings = "\n".join(f"<li>{esc(sentence)}</li>" for sentence in compute_findings(results))
-    drawn = {plot.info.name: plot for plot in plots}
+    drawn = {plot.spec.name: plot for plot in plots}
     body, nav = [], ['<a href="#findings">Findings</a>']
     for section in report_sections(results):
         shown = [drawn[name] for name in section.plots if name in drawn]

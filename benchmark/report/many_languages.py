@@ -1,4 +1,4 @@
-"""The plots' layouts for runs of more than MANY_LANGUAGES languages (naming.py), where bars
+"""The plots' layouts for runs of more than MANY_LANGUAGES languages (view.py), where bars
 grouped by language and one colour per language stop being readable (30, 100, all 204 of FLORES-200).
 
 - cost and premium: a heatmap, languages down (most expensive first), the main tokenizers across,
@@ -22,19 +22,13 @@ from benchmark.report.analysis import (
     FLAT_GAIN_PER_DOUBLING,
     bytes_per_token_curve,
     first_flat_step,
-    headline_tokenizers,
     lossy_lines,
-    openai_pair,
-    row_index,
 )
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     LOSSY_MARK,
     fmt_rate_percent,
     language_label,
-    ordered_languages,
-    ordered_tokenizers,
-    reference_language,
 )
 from benchmark.report.style import (
     ROUNDTRIP_BANDS,
@@ -43,7 +37,7 @@ from benchmark.report.style import (
     plain_log_ticks,
     tokenizer_colours,
 )
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 MAX_ROWS_PER_PANEL = 105  # about 19 inches: a tall figure, but at its size on the page
 ROW_IN = 0.16  # one language's row: room for a 7-point label
@@ -92,7 +86,7 @@ def _label_in(labels: list[str]) -> float:
     return 0.25 + max((len(label) for label in labels), default=4) * LABEL_PT * 0.55 / 72
 
 
-def _language_heatmap(values, annotations, labels: list[str], tokenizers: list[str], results: Results, *,
+def _language_heatmap(values, annotations, labels: list[str], tokenizers: list[str], results: ReportView, *,
                       cmap, norm, colorbar_label: str, title: str, ylabel: str, note: str = ""):
     """Languages down (`labels`), tokenizers across: `values` (rows x columns, NaN where nothing
     was measured: grey) coloured by `norm`, `annotations` written in the cells when they fit."""
@@ -152,7 +146,7 @@ def language_grid(frame, value: str, text: str, languages: list[str], tokenizers
     return values, texts
 
 
-def roundtrip_cells(results: Results, languages: list[str], tokenizers: list[str], *, skipped: str) -> tuple:
+def roundtrip_cells(results: ReportView, languages: list[str], tokenizers: list[str], *, skipped: str) -> tuple:
     """(percent, texts), languages x tokenizers: each row's round-trip rate in percent and as the
     table rounds it, `skipped` written where the row was not measured."""
     frame = results.to_frame()
@@ -173,7 +167,7 @@ def _premium_lossy(reference: str):
     return lossy
 
 
-def _cost_values(results: Results, languages: list[str], tokenizers: list[str], value: str, fmt, lossy) -> tuple:
+def _cost_values(results: ReportView, languages: list[str], tokenizers: list[str], value: str, fmt, lossy) -> tuple:
     """(values, annotations, any lossy cell) of `value`, languages x tokenizers, from the measured
     rows; an annotation gets LOSSY_MARK where `lossy(frame)` says the count is of changed text."""
     frame = results.to_frame()
@@ -185,16 +179,16 @@ def _cost_values(results: Results, languages: list[str], tokenizers: list[str], 
     return values, texts, bool(frame["lossy"][shown].any())
 
 
-def cost_heatmap(results: Results, *, premium: bool):
+def cost_heatmap(results: ReportView, *, premium: bool):
     """Tokens per sentence (premium False) or the premium: languages down, most expensive (by the
     mean over the main tokenizers) first, the main tokenizers across."""
     import numpy as np
     from matplotlib.colors import LogNorm
 
-    reference = reference_language(results)
+    reference = results.reference
     ref_name = results.record.language_names.get(reference, reference)
-    tokenizers = headline_tokenizers(results)
-    languages = [code for code in ordered_languages(results) if not (premium and code == reference)]
+    tokenizers = results.headline
+    languages = [code for code in results.languages if not (premium and code == reference)]
     if not tokenizers or not languages:
         return None
     if premium:
@@ -224,14 +218,22 @@ def cost_heatmap(results: Results, *, premium: bool):
     return fig
 
 
-def roundtrip_by_language(results: Results):
+def tokens_heatmap(results: ReportView):
+    return cost_heatmap(results, premium=False)
+
+
+def premium_heatmap(results: ReportView):
+    return cost_heatmap(results, premium=True)
+
+
+def roundtrip_by_language(results: ReportView):
     """The round-trip heatmap with languages down (worst first) and every tokenizer across."""
     import numpy as np
     import seaborn as sns
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
-    tokenizers = ordered_tokenizers(results.rows)
-    languages = ordered_languages(results)
+    tokenizers = results.tokenizers
+    languages = results.languages
     if not tokenizers or not languages:
         return None
     values, texts = roundtrip_cells(results, languages, tokenizers, skipped="\u2013")
@@ -265,12 +267,12 @@ def roundtrip_by_language(results: Results):
     return fig
 
 
-def named_languages(results: Results, family: str) -> list[str]:
+def named_languages(results: ReportView, family: str) -> list[str]:
     """The languages a band plot names: the reference, and the lowest and highest bytes per token
     under the family's largest size."""
-    reference = reference_language(results)
+    reference = results.reference
     at_largest = {}
-    for code in ordered_languages(results):
+    for code in results.languages:
         points = bytes_per_token_curve(results, family, code)
         if points:
             at_largest[code] = points[-1]
@@ -286,7 +288,7 @@ def named_languages(results: Results, family: str) -> list[str]:
 NAMED_COLOURS = ((0.0, 0.0, 0.0), (0.80, 0.25, 0.10), (0.05, 0.45, 0.70))  # reference, lowest, highest
 
 
-def draw_family_bands(ax, results: Results, family: str, named: list[str]) -> bool:
+def draw_family_bands(ax, results: ReportView, family: str, named: list[str]) -> bool:
     """One family's curves over many languages: the median, the middle half and the whole range as
     bands, the named languages as thin lines, the fixed vocabularies as a median with their spread;
     a ring where the median stops improving, all in the colour of the family's largest tokenizer.
@@ -295,7 +297,7 @@ def draw_family_bands(ax, results: Results, family: str, named: list[str]) -> bo
 
     colour = family_colour(results, family)
 
-    curves = [dict(bytes_per_token_curve(results, family, code)) for code in ordered_languages(results)]
+    curves = [dict(bytes_per_token_curve(results, family, code)) for code in results.languages]
     sizes = sorted({size for curve in curves for size in curve})
     stats = np.array([np.percentile([c[s] for c in curves if s in c], [0, 25, 50, 75, 100]) for s in sizes])
     if len(sizes) > 1:
@@ -309,11 +311,11 @@ def draw_family_bands(ax, results: Results, family: str, named: list[str]) -> bo
         points = bytes_per_token_curve(results, family, code)
         if points:
             ax.plot(*zip(*points), color=line_colour, linewidth=1.1, linestyle="--", marker=".", markersize=4)
-    pair = openai_pair(results)
+    pair = results.openai_pair
     if pair:
-        index = row_index(results)
+        index = results.index
         for tid, marker, size in zip(pair, ("X", "*"), (8, 12)):
-            rows = [index.get((tid, code)) for code in ordered_languages(results)]
+            rows = [index.get((tid, code)) for code in results.languages]
             found = [row for row in rows if row and row.ok and row.bytes_per_token]
             if not found:
                 continue
@@ -334,11 +336,11 @@ def draw_family_bands(ax, results: Results, family: str, named: list[str]) -> bo
     return flat is not None
 
 
-def band_legend(results: Results, named: list[str], any_flat: bool) -> list:
+def band_legend(results: ReportView, named: list[str], any_flat: bool) -> list:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    n = len(ordered_languages(results))
+    n = len(results.languages)
     handles = [Line2D([], [], color="0.3", linewidth=2.2, marker="o", markersize=4, label=f"median of {n} languages"),
                Patch(facecolor="0.3", alpha=0.35, label="middle half (25-75%)"),
                Patch(facecolor="0.3", alpha=0.15, label="all, lowest to highest")]
@@ -347,7 +349,7 @@ def band_legend(results: Results, named: list[str], any_flat: bool) -> list:
     if any_flat:
         handles.append(Line2D([], [], color="0.4", marker="o", markersize=11, markerfacecolor="none", linestyle="none",
                               label=f"median stops improving\n(<{FLAT_GAIN_PER_DOUBLING:.0%} per doubling)"))
-    pair = openai_pair(results)
+    pair = results.openai_pair
     if pair:
         for tid, marker, size in zip(pair, ("X", "*"), (8, 12)):
             handles.append(Line2D([], [], color="0.15", marker=marker, markersize=size, linestyle="none",
@@ -355,14 +357,14 @@ def band_legend(results: Results, named: list[str], any_flat: bool) -> list:
     return handles
 
 
-def family_colour(results: Results, family: str):
+def family_colour(results: ReportView, family: str):
     colours = tokenizer_colours(results)
-    tids = [tid for tid in ordered_tokenizers(results.rows) if any(r.tokenizer == tid and r.family == family
+    tids = [tid for tid in results.tokenizers if any(r.tokenizer == tid and r.family == family
                                                                       for r in results.rows)]
     return colours[tids[-1]] if tids else (0.3, 0.3, 0.3)
 
 
-def draw_throughput_dots(ax, frame, tokenizers: list[str], results: Results) -> list:
+def draw_throughput_dots(ax, frame, tokenizers: list[str], results: ReportView) -> list:
     """One small dot per language on each tokenizer's line (spread up and down in a fixed pattern,
     so that equal speeds stay visible) and the median over languages; returns the legend handles."""
     from matplotlib.lines import Line2D

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmark.report.catalogue import PlotInfo, caption_of
+from benchmark.report.catalogue import PlotSpec, caption_of
 from benchmark.report.escaped import markdown_results
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.sections import report_sections
 from benchmark.report.tables import Table
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
 def _escape_markdown(text: str) -> str:
@@ -31,9 +31,9 @@ def to_markdown(table: Table) -> str:
     return text
 
 
-def render_markdown(results: Results, plots: Sequence[PlotInfo]) -> str:
+def render_markdown(results: ReportView, plots: Sequence[PlotSpec]) -> str:
     """The whole README.md. `plots` are the figures written under plots/ (empty: no figures)."""
-    results = markdown_results(results)  # every outside text as literal text, not markup
+    results = ReportView.of(markdown_results(results))  # every outside text as literal text, not markup
     drawn = {info.name: info for info in plots}
     parts = ["# Token cost by language: results", "", run_summary(results), "", "## Findings", ""]
     parts += [f"- {sentence}" for sentence in compute_findings(results)]

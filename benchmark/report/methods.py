@@ -4,22 +4,20 @@ filled in from the run record. README.md and index.html both print them.
 
 from __future__ import annotations
 
-from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, trained_families
+from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row
 from benchmark.report.naming import (
     MAX_NAMED,
     clock_name,
     join_limited,
     language_label,
-    ordered_languages,
-    reference_language,
 )
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
-def run_summary(results: Results) -> str:
+def run_summary(results: ReportView) -> str:
     """One line: when, on what, how many sentences."""
     record = results.record
-    codes = ordered_languages(results)
+    codes = results.languages
     languages = (", ".join(language_label(results, code) for code in codes) if len(codes) <= MAX_NAMED
                  else f"{len(codes)} languages: {join_limited([language_label(results, c) for c in codes])}")
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
@@ -36,11 +34,11 @@ def run_summary(results: Results) -> str:
     )
 
 
-def methods_paragraph(results: Results) -> str:
+def methods_paragraph(results: ReportView) -> str:
     """How each figure was measured, filled in from the run's settings where it recorded them, and
     only about what this run did (no training sentence for a run that trained nothing)."""
     settings = results.record.settings
-    reference = reference_language(results)
+    reference = results.reference
     n_sentences = max((row.n_sentences for row in results.rows if row.ok), default=0)
     measure_split = settings.measure_split or "devtest"
     train_split = settings.train_split or "dev"
@@ -70,7 +68,7 @@ def methods_paragraph(results: Results) -> str:
         f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {clock_name(results)} second on a single thread, "
         f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
     )
-    if trained_families(results):
+    if results.trained_families:
         names = [language_label(results, code) for code in settings.train_languages]
         of_languages = f", in {join_limited(names)}" if names else ""
         if len(names) > MAX_NAMED:
@@ -88,12 +86,12 @@ def methods_paragraph(results: Results) -> str:
     )
 
 
-def _mixes(results: Results) -> str:
+def _mixes(results: ReportView) -> str:
     """Our BPE's training mixes as the run applied them, from the run record."""
     mixes = results.record.settings.train_mixes
     if not mixes:
         return ""
-    reference = reference_language(results)
+    reference = results.reference
     parts = []
     for name, mix in mixes.items():
         share = mix.byte_shares.get(reference)
@@ -105,7 +103,7 @@ def _mixes(results: Results) -> str:
             "compressed and merges its most frequent pair (Foroutan et al. 2025; docs/bpe.md). ")
 
 
-def _words_and_fairness(results: Results) -> str:
+def _words_and_fairness(results: ReportView) -> str:
     """How words were found and what the fairness figures are over, from the run record."""
     settings = results.record.settings
     text = ""
@@ -124,11 +122,11 @@ def _words_and_fairness(results: Results) -> str:
     return text
 
 
-def _timing_columns(results: Results) -> str:
+def _timing_columns(results: ReportView) -> str:
     return "train seconds, MB/s, tokens/s" + (", x tiktoken" if has_yardstick_ratios(results) else "")
 
 
-def _yardstick(results: Results) -> str:
+def _yardstick(results: ReportView) -> str:
     """How the ratio to tiktoken was timed; empty for a record from before it."""
     if not has_yardstick_ratios(results):
         return ""
@@ -140,7 +138,7 @@ def _yardstick(results: Results) -> str:
             f"exact{itself}. ")
 
 
-def _warm_up(results: Results) -> str:
+def _warm_up(results: ReportView) -> str:
     """What each repeat encodes before the timed pass, from the run record's per-language sources."""
     sources = results.record.settings.timing.warm_up
     empty_cache = "each repeat first empties the encoder's cache and encodes"
@@ -171,13 +169,13 @@ def _warm_up(results: Results) -> str:
     return sentence
 
 
-def training_overlap(results: Results) -> str:
+def training_overlap(results: ReportView) -> str:
     """What the trained tokenizers saw of the measured languages and text, as the run checked it:
     whole sentences, each followed by a space (empty for a record that did not check)."""
     settings = results.record.settings
     sentences = []
     counterpart = settings.train_language_of or {}
-    unseen = [code for code in ordered_languages(results) if code in counterpart and counterpart[code] is None]
+    unseen = [code for code in results.languages if code in counterpart and counterpart[code] is None]
     if unseen:
         names = ", ".join(language_label(results, code) for code in unseen)
         sentences.append(f"They saw no text at all in {names}: the training corpus has no such language, so "

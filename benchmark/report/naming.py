@@ -7,7 +7,7 @@ so the Markdown tables, the HTML page and the plots never disagree.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from benchmark.adapters.families import family_rank
 from benchmark.results.rows import ResultRow, Results
@@ -24,45 +24,6 @@ def tokenizer_sort_key(row_or_meta: ResultRow | tuple[str, str, int]) -> tuple:
     else:
         tid, family, vocab_size = row_or_meta
     return (family_rank(family), family, vocab_size, tid)
-
-
-def ordered_tokenizers(rows: Iterable[ResultRow]) -> list[str]:
-    """Tokenizer ids: OpenAI vocabularies first, then each trained family by vocabulary size."""
-    meta = {row.tokenizer: (row.tokenizer, row.family, row.vocab_size) for row in rows}
-    return [m[0] for m in sorted(meta.values(), key=tokenizer_sort_key)]
-
-
-def ordered_languages(results: Results) -> list[str]:
-    """The reference first, then the run's language order (or code order for unknown ones)."""
-    present = {row.language for row in results.rows}
-    reference = reference_language(results)
-    wanted = [code for code in results.record.settings.languages if code in present]
-    wanted += sorted(present - set(wanted))
-    if reference in wanted:
-        wanted.remove(reference)
-        wanted.insert(0, reference)
-    return wanted
-
-
-# Past this many languages, what groups or colours by language changes layout (the language palette
-# has ten colours, and eleven groups of bars no longer fit a page's width): the plots switch to
-# heatmaps and bands (many_languages.py), the tables put languages down instead of across.
-MANY_LANGUAGES = 10
-
-
-def has_many_languages(results: Results) -> bool:
-    return len(ordered_languages(results)) > MANY_LANGUAGES
-
-
-def reference_language(results: Results) -> str:
-    reference = results.record.settings.reference
-    if reference:
-        return str(reference)
-    codes = {row.language for row in results.rows}
-    for guess in ("eng_Latn", "eng"):
-        if guess in codes:
-            return guess
-    return sorted(codes)[0] if codes else ""
 
 
 def language_name(results: Results, code: str) -> str:

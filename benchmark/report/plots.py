@@ -3,12 +3,11 @@
 Each `plot_*` function takes the results and returns a matplotlib `Figure` (or None when the
 results hold nothing to draw), so tests can read titles and axis labels off the objects. No
 pyplot: figures are plain `Figure` objects on an Agg canvas (style.new_figure). What each plot is
-called and how to read it is in catalogue.py; fonts and colours in style.py.
+called, how to read it and where it is shown is in catalogue.py; fonts and colours in style.py.
 """
 
 from __future__ import annotations
 
-import io
 import math
 
 from benchmark.adapters.families import family_name
@@ -17,23 +16,14 @@ from benchmark.report.analysis import (
     bytes_per_token_curve,
     flattening,
     has_yardstick_ratios,
-    headline_tokenizers,
     lossy_lines,
-    openai_pair,
-    row_index,
-    trained_families,
 )
-from benchmark.report.catalogue import PLOTS, RenderedPlot
 from benchmark.report import many_languages
 from benchmark.report.tokenizer_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
-    has_many_languages,
     language_label,
     language_name,
-    ordered_languages,
-    ordered_tokenizers,
-    reference_language,
     repeats_phrase,
 )
 from benchmark.report.style import (
@@ -47,10 +37,10 @@ from benchmark.report.style import (
     tokenizer_colours,
 )
 from benchmark.report.token_boundaries import plot_token_boundaries
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
-def _two_line_label(results: Results, code: str) -> str:
+def _two_line_label(results: ReportView, code: str) -> str:
     name = language_name(results, code)
     return f"{name}\n({code})" if name != code else code
 
@@ -63,14 +53,14 @@ def _size_label(vocab_size: float) -> str:
 # ----------------------------------------------------------------------------- the plots
 
 
-def _measured(results: Results):
+def _measured(results: ReportView):
     """The long-form frame (Results.to_frame) of the measured rows only: skipped rows are in the
     tables, not in the plots."""
     frame = results.to_frame()
     return frame[frame["status"].eq("ok")]
 
 
-def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[str], value: str,
+def _grouped_bars(ax, results: ReportView, tokenizers: list[str], languages: list[str], value: str,
                   interval: tuple[str, str] | None = None) -> None:
     """One group of bars per language, one bar per tokenizer, in the tokenizers' colours. The
     frame's `value` column is a bar's height; its `interval` columns, if given, the (low, high)
@@ -110,11 +100,9 @@ def _grouped_bars(ax, results: Results, tokenizers: list[str], languages: list[s
     ax.legend(handles=handles, title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
 
 
-def plot_tokens_per_sentence(results: Results):
-    if has_many_languages(results):
-        return many_languages.cost_heatmap(results, premium=False)
-    tokenizers = headline_tokenizers(results)
-    languages = ordered_languages(results)
+def plot_tokens_per_sentence(results: ReportView):
+    tokenizers = results.headline
+    languages = results.languages
     if not tokenizers or not languages:
         return None
     fig = new_figure(11, 5.2)
@@ -125,13 +113,11 @@ def plot_tokens_per_sentence(results: Results):
     return fig
 
 
-def plot_premium(results: Results):
-    if has_many_languages(results):
-        return many_languages.cost_heatmap(results, premium=True)
-    reference = reference_language(results)
+def plot_premium(results: ReportView):
+    reference = results.reference
     ref_name = language_name(results, reference)
-    tokenizers = headline_tokenizers(results)
-    languages = [code for code in ordered_languages(results) if code != reference]
+    tokenizers = results.headline
+    languages = [code for code in results.languages if code != reference]
     if not tokenizers or not languages:
         return None
     fig = new_figure(11, 5.2)
@@ -143,16 +129,16 @@ def plot_premium(results: Results):
     return fig
 
 
-def plot_bytes_per_token(results: Results):
+def plot_bytes_per_token(results: ReportView):
     from matplotlib.lines import Line2D
 
-    families = [f for f in trained_families(results) if any(r.family == f and r.ok for r in results.rows)]
+    families = [f for f in results.trained_families if any(r.family == f and r.ok for r in results.rows)]
     if not families:
         return None
-    languages = ordered_languages(results)
+    languages = results.languages
     lang_colours = language_colours(results)
-    index = row_index(results)
-    pair = openai_pair(results)
+    index = results.index
+    pair = results.openai_pair
     ncols = min(len(families), 2)
     nrows = math.ceil(len(families) / ncols)
     fig = new_figure(11, 3.6 * nrows + 0.8)
@@ -162,7 +148,7 @@ def plot_bytes_per_token(results: Results):
     # The fixed vocabularies have one size for every language: spread their markers sideways (by a
     # factor on the log axis) so that two languages with close values do not hide each other.
     spread = {code: 2 ** (0.16 * (k - (len(languages) - 1) / 2)) for k, code in enumerate(languages)}
-    many = has_many_languages(results)  # then bands over the languages and a few of them named
+    many = results.many  # then bands over the languages and a few of them named
     named = many_languages.named_languages(results, families[0]) if many else []
     for ax, family in zip(axes, families):
         if many:
@@ -218,7 +204,7 @@ def plot_bytes_per_token(results: Results):
     return fig
 
 
-def plot_throughput(results: Results):
+def plot_throughput(results: ReportView):
     import seaborn as sns
 
     measured = _measured(results)
@@ -228,13 +214,13 @@ def plot_throughput(results: Results):
     # The yardstick ratio where the run measured it: MB/s moves with the machine's speed.
     by_ratio = has_yardstick_ratios(results)
     value = "throughput_x_tiktoken" if by_ratio else "throughput_mb_s"
-    tokenizers = [tid for tid in ordered_tokenizers(results.rows) if tid in set(timed["tokenizer"])]
-    languages = [code for code in ordered_languages(results) if code in set(timed["language"])]
+    tokenizers = [tid for tid in results.tokenizers if tid in set(timed["tokenizer"])]
+    languages = [code for code in results.languages if code in set(timed["language"])]
     labels = {code: language_label(results, code) for code in languages}
     frame = timed.assign(language=timed["language"].map(labels), throughput=timed[value])
     fig = new_figure(11, 1.6 + 0.36 * len(tokenizers))
     ax = fig.add_subplot()
-    many = has_many_languages(results)  # then one dot per language in the tokenizer's colour, and the median
+    many = results.many  # then one dot per language in the tokenizer's colour, and the median
     if many:
         ax.set_xscale("log")
         handles = many_languages.draw_throughput_dots(ax, frame, tokenizers, results)
@@ -273,7 +259,7 @@ def plot_throughput(results: Results):
     return fig
 
 
-def plot_train_seconds(results: Results):
+def plot_train_seconds(results: ReportView):
     from matplotlib.lines import Line2D
 
     measured = _measured(results)
@@ -283,7 +269,7 @@ def plot_train_seconds(results: Results):
         return None
     colours = tokenizer_colours(results)
     present = set(trained["family"])
-    families = [f for f in trained_families(results) if f in present]
+    families = [f for f in results.trained_families if f in present]
     families += sorted(present - set(families))
     fig = new_figure(9, 4.6)
     ax = fig.add_subplot()
@@ -307,15 +293,13 @@ def plot_train_seconds(results: Results):
     return fig
 
 
-def plot_roundtrip(results: Results):
+def plot_roundtrip(results: ReportView):
     import numpy as np
     import seaborn as sns
     from matplotlib.colors import BoundaryNorm, ListedColormap
 
-    if has_many_languages(results):
-        return many_languages.roundtrip_by_language(results)
-    tokenizers = ordered_tokenizers(results.rows)
-    languages = ordered_languages(results)
+    tokenizers = results.tokenizers
+    languages = results.languages
     if not tokenizers or not languages:
         return None
     # The cell as the table shows it, "skipped" where the row was, blank where it has no rate.
@@ -354,44 +338,3 @@ def plot_roundtrip(results: Results):
     ax.set_ylabel("Tokenizer")
     ax.set_title("Round-trip fidelity: % of sentences with decode(encode(s)) == s")
     return fig
-
-
-PLOT_FUNCTIONS = {
-    "production_cost": plot_production_cost,
-    "fairness": plot_fairness,
-    "mix_premium": plot_mix_premium,
-    "gini_by_size": plot_gini_by_size,
-    "tokens_per_sentence": plot_tokens_per_sentence,
-    "premium": plot_premium,
-    "bytes_per_token": plot_bytes_per_token,
-    "throughput": plot_throughput,
-    "train_seconds": plot_train_seconds,
-    "roundtrip": plot_roundtrip,
-    "token_boundaries": plot_token_boundaries,
-}
-
-
-def make_figures(results: Results) -> dict[str, object]:
-    """name -> Figure, for the plots the results have data for (call inside `plot_style()`)."""
-    figures = {}
-    for info in PLOTS:
-        fig = PLOT_FUNCTIONS[info.name](results)
-        if fig is not None:
-            figures[info.name] = fig
-    return figures
-
-
-def render_plots(results: Results) -> list[RenderedPlot]:
-    """Every plot as PNG and SVG bytes, in reading order."""
-    rendered = []
-    with plot_style():
-        figures = make_figures(results)
-        for info in PLOTS:
-            fig = figures.get(info.name)
-            if fig is None:
-                continue
-            png, svg = io.BytesIO(), io.BytesIO()
-            fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-            fig.savefig(svg, format="svg", metadata={"Date": None})
-            rendered.append(RenderedPlot(info, png.getvalue(), svg.getvalue()))
-    return rendered

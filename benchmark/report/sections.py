@@ -1,5 +1,5 @@
 """The report's sections, in reading order: each a title, a sentence on what it answers, its plots
-(by catalogue name) and its tables. README.md and index.html lay out the same sections, plots
+(the catalogue's specs that name the section) and its tables. README.md and index.html lay out the same sections, plots
 first (people read the plots before the tables).
 """
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmark.report.analysis import openai_pair
-from benchmark.report.compare import by_gini, is_production, mix_families, production_tokenizers
+from benchmark.report.catalogue import SECTION_KEYS, plots_in
+from benchmark.report.compare import by_gini, mix_families
+from benchmark.report.view import is_production
 from benchmark.report.tokenizer_tables import (
     cheapest_table,
     fairness_table,
@@ -18,7 +19,6 @@ from benchmark.report.tokenizer_tables import (
     vocabulary_table,
     word_tables,
 )
-from benchmark.report.naming import ordered_tokenizers
 from benchmark.report.tables import (
     Table,
     bytes_per_token_table,
@@ -28,7 +28,7 @@ from benchmark.report.tables import (
     tokenizer_table,
     tokens_per_sentence_table,
 )
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
 @dataclass(frozen=True)
@@ -36,63 +36,66 @@ class Section:
     key: str  # the HTML id
     title: str
     intro: str
-    plots: tuple[str, ...]  # catalogue names, drawn where the run has data for them
+    plots: tuple[str, ...]  # catalogue names (catalogue.plots_in), drawn where the run has data for them
     tables: tuple[Table, ...]
 
 
-def trained_tokenizers(results: Results) -> list[str]:
+def trained_tokenizers(results: ReportView) -> list[str]:
     """The tokenizers that are not a vendor's fixed vocabulary (trained here, or a user's file),
     after OpenAI's two as the reference everyone knows."""
     families = {row.tokenizer: row.family for row in results.rows}
-    others = [tid for tid in ordered_tokenizers(results.rows) if not is_production(families[tid])]
-    return list(openai_pair(results) or ()) + others if others else []
+    others = [tid for tid in results.tokenizers if not is_production(families[tid])]
+    return list(results.openai_pair or ()) + others if others else []
 
 
-def report_sections(results: Results) -> list[Section]:
+def report_sections(results: ReportView) -> list[Section]:
     """The sections that have something to show, in reading order."""
     trained = trained_tokenizers(results)
     sections = []
-    if production_tokenizers(results):
+    if results.production:
         sections.append(Section(
             "cost", "What each language costs on today's models",
             "Tokens per sentence and the premium over the reference language on every production tokenizer the run "
-            "measured, and the cheapest model for each language.", ("production_cost",),
+            "measured, and the cheapest model for each language.", plots_in("cost"),
             tuple(t for t in (production_cost_table(results), production_premium_table(results),
                               cheapest_table(results)) if t.rows)))
     if len(by_gini(results)) >= 2:
         sections.append(Section(
             "fairness", "How evenly each tokenizer charges the languages",
             "One figure per tokenizer over all the languages measured: how unequal their costs are for the same "
-            "content.", ("fairness",), (fairness_table(results),)))
+            "content.", plots_in("fairness"), (fairness_table(results),)))
     mixes = mix_table(results)
     if mix_families(results):
         sections.append(Section(
             "mixes", "What drives the premium, and what closes it: training mixes",
             "Our BPE trained on the same text with English weighted more or less, and with parity-aware merges: "
-            "the premium follows the training data.", ("mix_premium", "gini_by_size"), (mixes,) if mixes else ()))
+            "the premium follows the training data.", plots_in("mixes"), (mixes,) if mixes else ()))
     if trained:
         sections.append(Section(
             "trained", "Tokenizers trained here",
             "Our byte-level BPE, SentencePiece Unigram, HuggingFace WordPiece and byte-level BPE, trained on the "
             "same text at each size (OpenAI's two vocabularies first, for reference).",
-            ("tokens_per_sentence", "premium", "bytes_per_token", "train_seconds"),
+            plots_in("trained"),
             (tokens_per_sentence_table(results, trained), premium_table(results, trained),
              bytes_per_token_table(results, trained))))
     words = word_tables(results)
     if words:
         sections.append(Section("words", "Words and characters",
                                 "Tokens per word, words split into several tokens, and tokens that are part of a "
-                                "character, for the production and main tokenizers.", (), tuple(words)))
+                                "character, for the production and main tokenizers.", plots_in("words"), tuple(words)))
     sections += [
         Section("speed", "Encoder speed", "Throughput on one thread, timed in turns with tiktoken's cl100k_base.",
-                ("throughput",), (throughput_table(results),)),
-        Section("fidelity", "Round trips", "Which tokenizers give the text back exactly.", ("roundtrip",),
+                plots_in("speed"), (throughput_table(results),)),
+        Section("fidelity", "Round trips", "Which tokenizers give the text back exactly.", plots_in("fidelity"),
                 (roundtrip_table(results),)),
         Section("vocabulary", "Vocabulary health", "What a vocabulary holds that text can never produce on its own.",
-                (), tuple(t for t in (vocabulary_table(results),) if t.rows)),
+                plots_in("vocabulary"), tuple(t for t in (vocabulary_table(results),) if t.rows)),
         Section("examples", "One sentence, token by token", "Where each main tokenizer cuts the example sentence.",
-                ("token_boundaries",), ()),
+                plots_in("examples"), ()),
         Section("tokenizers", "Every tokenizer", "What each is, its size and training time, and why a size was "
-                "skipped.", (), (tokenizer_table(results),)),
+                "skipped.", plots_in("tokenizers"), (tokenizer_table(results),)),
     ]
+    # subtle: a plot's spec names its section by key: a key here that the catalogue does not list
+    # would leave its plots drawn and shown nowhere.
+    assert {section.key for section in sections} <= set(SECTION_KEYS), [s.key for s in sections]
     return [section for section in sections if section.tables or section.plots]

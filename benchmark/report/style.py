@@ -15,8 +15,7 @@ import logging
 import warnings
 from collections.abc import Iterator
 
-from benchmark.report.naming import ordered_languages, ordered_tokenizers
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 # The OpenAI vocabularies are the baseline everyone knows: neutral greys, o200k the darkest. Each
 # trained family gets its own hue.
@@ -144,12 +143,12 @@ def new_figure(width_in: float, height_in: float, **kwargs):
     return fig
 
 
-def tokenizer_colours(results: Results) -> dict[str, tuple[float, float, float]]:
+def tokenizer_colours(results: ReportView) -> dict[str, tuple[float, float, float]]:
     """tokenizer id -> RGB, a shade of the family's hue; darker means a larger vocabulary."""
     import seaborn as sns
 
     by_family: dict[str, list[str]] = {}
-    for tid in ordered_tokenizers(results.rows):
+    for tid in results.tokenizers:
         family = next(row.family for row in results.rows if row.tokenizer == tid)
         by_family.setdefault(family, []).append(tid)
     spare = iter(SPARE_PALETTES * 10)
@@ -165,10 +164,10 @@ def tokenizer_colours(results: Results) -> dict[str, tuple[float, float, float]]
     return colours
 
 
-def language_colours(results: Results) -> dict[str, tuple[float, float, float]]:
+def language_colours(results: ReportView) -> dict[str, tuple[float, float, float]]:
     import seaborn as sns
 
-    languages = ordered_languages(results)
+    languages = results.languages
     palette = sns.color_palette("colorblind", max(len(languages), 1))
     return {code: palette[i % len(palette)] for i, code in enumerate(languages)}
 

@@ -32,16 +32,13 @@ from benchmark.report.naming import (
     fmt_seconds,
     fmt_speed,
     fmt_times,
-    has_many_languages,
     language_label,
-    ordered_languages,
-    ordered_tokenizers,
-    reference_language,
     repeats_phrase,
     skip_reason,
     tokenizer_sort_key,
 )
-from benchmark.results.rows import ROW_FIELDS, Results
+from benchmark.results.rows import ROW_FIELDS
+from benchmark.report.view import ReportView
 
 SKIPPED = "skipped"
 
@@ -57,7 +54,7 @@ class Table:
     numeric: tuple[bool, ...] = field(default=())
 
 
-def results_csv(results: Results) -> str:
+def results_csv(results: ReportView) -> str:
     """Every row, every column, full precision; the header equals `ROW_FIELDS`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -69,7 +66,7 @@ def results_csv(results: Results) -> str:
     return buffer.getvalue()
 
 
-def measured_frame(results: Results) -> pd.DataFrame:
+def measured_frame(results: ReportView) -> pd.DataFrame:
     """The rows in long form, with `ok` (the row was measured)."""
     frame = results.to_frame()
     return frame.assign(ok=frame["status"].eq("ok"))
@@ -87,7 +84,7 @@ def column_text(frame: pd.DataFrame, fmt: Callable[..., str], *columns: str) -> 
 
 
 def pivot(
-    results: Results,
+    results: ReportView,
     frame: pd.DataFrame,
     key: str,
     title: str,
@@ -101,8 +98,8 @@ def pivot(
     of `frame`) pivoted; a skipped row reads 'skipped', a missing one is blank. A cell whose
     figure counts text the tokenizer changed (`lossy`, e.g. `lossy_lines(frame)`) gets
     LOSSY_MARK, and the note says why."""
-    languages = ordered_languages(results)
-    tokenizers = tokenizers if tokenizers is not None else ordered_tokenizers(results.rows)
+    languages = results.languages
+    tokenizers = tokenizers if tokenizers is not None else results.tokenizers
     if not tokenizers:
         return Table(key, title, ("tokenizer",), (), "")
     cells = text.where(frame["ok"], SKIPPED)
@@ -124,17 +121,17 @@ def pivot(
     return languages_down(results, Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages)))
 
 
-def languages_down(results: Results, table: Table) -> Table:
+def languages_down(results: ReportView, table: Table) -> Table:
     """A grid of tokenizers down and languages across, turned languages down when the run has more
-    languages than fit across a page (naming.MANY_LANGUAGES): a few columns, a row per language."""
-    if not has_many_languages(results) or not table.rows:
+    languages than fit across a page (view.MANY_LANGUAGES): a few columns, a row per language."""
+    if not results.many or not table.rows:
         return table
     headers = ("language", *(row[0] for row in table.rows))
     rows = tuple((header, *(row[k] for row in table.rows)) for k, header in enumerate(table.headers) if k)
     return Table(table.key, table.title, headers, rows, table.note, (False,) + (True,) * len(table.rows))
 
 
-def tokens_per_sentence_table(results: Results, tokenizers: list[str] | None = None, *,
+def tokens_per_sentence_table(results: ReportView, tokenizers: list[str] | None = None, *,
                               key: str = "tokens_per_sentence",
                               title: str = "Cost: tokens per sentence (mean; the same sentences in every language)"
                               ) -> Table:
@@ -152,10 +149,10 @@ def tokens_per_sentence_table(results: Results, tokenizers: list[str] | None = N
     )
 
 
-def premium_table(results: Results, tokenizers: list[str] | None = None, *, key: str = "premium",
+def premium_table(results: ReportView, tokenizers: list[str] | None = None, *, key: str = "premium",
                   title: str | None = None) -> Table:
     frame = measured_frame(results)
-    reference = reference_language(results)
+    reference = results.reference
     ref_name = results.record.language_names.get(reference, reference)
     # A premium divides by the reference's count: changed text on either side changes it.
     at_reference = frame["language"].eq(reference)
@@ -178,7 +175,7 @@ def premium_table(results: Results, tokenizers: list[str] | None = None, *, key:
     )
 
 
-def bytes_per_token_table(results: Results, tokenizers: list[str] | None = None) -> Table:
+def bytes_per_token_table(results: ReportView, tokenizers: list[str] | None = None) -> Table:
     frame = measured_frame(results)
     return pivot(
         results,
@@ -194,7 +191,7 @@ def bytes_per_token_table(results: Results, tokenizers: list[str] | None = None)
     )
 
 
-def throughput_table(results: Results) -> Table:
+def throughput_table(results: ReportView) -> Table:
     frame = measured_frame(results)
     unseen = ("Timed on the measured sentences, after a warm-up on other text of the same language where the "
               "run had some, so caches hold no measured text (see how the figures were measured).")
@@ -217,7 +214,7 @@ def throughput_table(results: Results) -> Table:
     )
 
 
-def roundtrip_table(results: Results) -> Table:
+def roundtrip_table(results: ReportView) -> Table:
     frame = measured_frame(results)
     return pivot(
         results,
@@ -240,12 +237,12 @@ def _status(rows: pd.DataFrame) -> str:
     return f"skipped on {', '.join(sorted(skipped['language']))}: " + reasons
 
 
-def tokenizer_table(results: Results) -> Table:
+def tokenizer_table(results: ReportView) -> Table:
     """One line per tokenizer: what it is, what it cost to train, and why it was skipped."""
     frame = measured_frame(results)
     by_tokenizer = frame.groupby("tokenizer")
     # first(): each column's first value that is not NaN, so the training time of any row that has one.
-    tokenizers = by_tokenizer.first().reindex(ordered_tokenizers(results.rows))
+    tokenizers = by_tokenizer.first().reindex(results.tokenizers)
     status = by_tokenizer[["ok", "status", "language"]].apply(_status).reindex(tokenizers.index)
     columns = (
         tokenizers.index.to_series(),
@@ -268,7 +265,7 @@ def tokenizer_table(results: Results) -> Table:
     )
 
 
-def all_rows_table(results: Results) -> Table:
+def all_rows_table(results: ReportView) -> Table:
     """The measurement table a reader sorts: one line per tokenizer x language."""
     ratios = has_yardstick_ratios(results)
     columns: list[tuple[str, Callable[..., str], str]] = [
@@ -285,8 +282,8 @@ def all_rows_table(results: Results) -> Table:
         *([("x tiktoken", fmt_times, "throughput_x_tiktoken")] if ratios else []),
         ("tokens/s", fmt_rounded, "tokens_per_second"),
     ]
-    tokenizer_rank = {tid: k for k, tid in enumerate(ordered_tokenizers(results.rows))}
-    language_rank = {code: k for k, code in enumerate(ordered_languages(results))}
+    tokenizer_rank = {tid: k for k, tid in enumerate(results.tokenizers)}
+    language_rank = {code: k for k, code in enumerate(results.languages)}
     frame = measured_frame(results)
     frame = (frame.assign(_tokenizer=frame["tokenizer"].map(tokenizer_rank),
                           _language=frame["language"].map(language_rank))

@@ -11,10 +11,10 @@ from __future__ import annotations
 from benchmark.report.examples import example_languages, example_tokenizers, png_languages, visible_token
 from benchmark.report.naming import language_label
 from benchmark.report.style import new_figure, text_colour, tokenizer_colours
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
-def plot_token_boundaries(results: Results):
+def plot_token_boundaries(results: ReportView):
     """Coloured spans, one row per tokenizer, one block per language: `Fred | dy`."""
     from matplotlib.backends.backend_agg import RendererAgg
     from matplotlib.font_manager import FontProperties

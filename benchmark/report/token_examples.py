@@ -14,7 +14,7 @@ import html
 from benchmark.corpora import one_per_script, script_of
 from benchmark.report.examples import example_tokenizers, is_bytes_token, is_right_to_left, lang_tag, png_leaves_out
 from benchmark.report.naming import language_label
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 MAX_HTML_LANGUAGES = 30  # FLORES-200 has 29 scripts: each can show one language
 
@@ -31,7 +31,7 @@ CSS = """
 """
 
 
-def html_languages(results: Results, left_out: list[str] | None = None) -> list[str]:
+def html_languages(results: ReportView, left_out: list[str] | None = None) -> list[str]:
     """The languages shown as text: those the PNG leaves out (`left_out`, if the caller has them),
     one per script first (in run order), then the next in run order, MAX_HTML_LANGUAGES at most."""
     scripts = results.record.language_scripts
@@ -46,7 +46,7 @@ def _token(text: str) -> str:
     return f"<span>{html.escape(text.replace(chr(10), chr(0x23CE)))}</span>"
 
 
-def token_examples_html(results: Results) -> str:
+def token_examples_html(results: ReportView) -> str:
     """The blocks, or "" when every example language is in the PNG."""
     left_out = png_leaves_out(results)
     languages = html_languages(results, left_out)

@@ -1,23 +1,23 @@
 """The figures that compare tokenizers: what each language costs on the production tokenizers, how
 evenly each tokenizer charges the languages (Gini), and what the training mix does to the
-premium and to the Gini. Same conventions as plots.py: each takes `Results`, returns a Figure
+premium and to the Gini. Same conventions as plots.py: each takes the `ReportView`, returns a Figure
 (or None when there is nothing to draw).
 """
 
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
-from benchmark.report.analysis import is_lossy, openai_pair, row_index
-from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, production_tokenizers, summaries
-from benchmark.report.naming import language_label, language_name, ordered_languages, reference_language
+from benchmark.report.analysis import is_lossy
+from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, summaries
+from benchmark.report.naming import language_label, language_name
 from benchmark.report.style import new_figure, text_colour, tokenizer_colours
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 DOT_PLOT_LANGUAGES = 24  # up to this many languages a dot per model; past it a heatmap
 MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*", "h", "<", ">", "p")
 
 
-def _heatmap(ax, results: Results, languages: list[str], columns: list[str], values, *, label: str,
+def _heatmap(ax, results: ReportView, languages: list[str], columns: list[str], values, *, label: str,
              xlabel: str, fmt: str = ".1f", cmap: str = "viridis_r") -> None:
     """Languages down (sorted as given), `columns` across, `values[i][j]` in the cells."""
     import numpy as np
@@ -33,13 +33,13 @@ def _heatmap(ax, results: Results, languages: list[str], columns: list[str], val
     ax.set_ylabel("Language")
 
 
-def plot_production_cost(results: Results):
+def plot_production_cost(results: ReportView):
     """Tokens per sentence on every production tokenizer, by language."""
-    tokenizers = production_tokenizers(results)
-    languages = ordered_languages(results)
+    tokenizers = results.production
+    languages = results.languages
     if not tokenizers or not languages:
         return None
-    index = row_index(results)
+    index = results.index
 
     def value(tid: str, code: str) -> float:
         row = index.get((tid, code))
@@ -83,7 +83,7 @@ def plot_production_cost(results: Results):
     return fig
 
 
-def plot_fairness(results: Results):
+def plot_fairness(results: ReportView):
     """Each tokenizer's Gini over the languages, most even on top, with its interval."""
     ranked = by_gini(results)
     if len(ranked) < 2:
@@ -113,18 +113,18 @@ def plot_fairness(results: Results):
     return fig
 
 
-def plot_mix_premium(results: Results):
+def plot_mix_premium(results: ReportView):
     """The premium of each language under each training mix of our BPE at one size, with OpenAI's
     two vocabularies as reference points."""
     size = mix_size(results)
     families = mix_families(results)
     if size is None or len(families) < 2:
         return None
-    reference = reference_language(results)
-    languages = [code for code in ordered_languages(results) if code != reference]
+    reference = results.reference
+    languages = [code for code in results.languages if code != reference]
     by_mix = mix_rows(results, size)
-    index = row_index(results)
-    pair = openai_pair(results) or ()
+    index = results.index
+    pair = results.openai_pair or ()
     labels = [f"{family_name(f)}" for f in families]
     if len(languages) > DOT_PLOT_LANGUAGES:
         first = by_mix[families[0]]
@@ -161,7 +161,7 @@ def plot_mix_premium(results: Results):
     return fig
 
 
-def plot_gini_by_size(results: Results):
+def plot_gini_by_size(results: ReportView):
     """The Gini against vocabulary size for each trained family, production tokenizers as lines."""
     from matplotlib.lines import Line2D
 
@@ -170,7 +170,7 @@ def plot_gini_by_size(results: Results):
     for s in summaries(results):
         if s.gini is None:
             continue
-        if s.tokenizer in production_tokenizers(results):
+        if s.tokenizer in results.production:
             production.append(s)
         elif s.family.startswith("bpe-") or s.family in ("hf-bpe", "sentencepiece-unigram", "hf-wordpiece"):
             by_family.setdefault(s.family, []).append((s.vocab_size, s.gini, s.tokenizer))

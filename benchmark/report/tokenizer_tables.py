@@ -6,14 +6,13 @@ word and character figures. Built on tables.py's grid (`pivot`) and the figures 
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
-from benchmark.report.analysis import headline_tokenizers, is_lossy, lossy_lines
+from benchmark.report.analysis import is_lossy, lossy_lines
 from benchmark.report.compare import (
     by_gini,
     cheapest_models,
     mix_families,
     mix_rows,
     mix_size,
-    production_tokenizers,
     summaries,
 )
 from benchmark.report.naming import (
@@ -23,8 +22,6 @@ from benchmark.report.naming import (
     fmt_rate_percent,
     fmt_ratio,
     language_label,
-    ordered_languages,
-    reference_language,
 )
 from benchmark.report.tables import (
     Table,
@@ -35,23 +32,23 @@ from benchmark.report.tables import (
     premium_table,
     tokens_per_sentence_table,
 )
-from benchmark.results.rows import Results
+from benchmark.report.view import ReportView
 
 
-def production_cost_table(results: Results) -> Table:
+def production_cost_table(results: ReportView) -> Table:
     return tokens_per_sentence_table(
-        results, production_tokenizers(results), key="production_cost",
+        results, results.production, key="production_cost",
         title="What each language costs on today's models: tokens per sentence")
 
 
-def production_premium_table(results: Results) -> Table:
-    reference = reference_language(results)
+def production_premium_table(results: ReportView) -> Table:
+    reference = results.reference
     name = results.record.language_names.get(reference, reference)
-    return premium_table(results, production_tokenizers(results), key="production_premium",
+    return premium_table(results, results.production, key="production_premium",
                          title=f"The premium over {name} on today's models (95% CI)")
 
 
-def cheapest_table(results: Results) -> Table:
+def cheapest_table(results: ReportView) -> Table:
     """Per language: the production tokenizer(s) with the fewest tokens, the one with the most,
     and how many times more the dearest costs."""
     rows = []
@@ -77,7 +74,7 @@ def _interval(value: float | None, low: float | None, high: float | None, digits
     return f"{value:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
 
 
-def fairness_table(results: Results) -> Table:
+def fairness_table(results: ReportView) -> Table:
     """The tokenizers ranked by how evenly they charge the languages for the same content."""
     index = {(row.tokenizer, row.language): row for row in results.rows}
     lossy = {tid for (tid, _), row in index.items() if row.ok and is_lossy(row)}
@@ -102,7 +99,7 @@ def fairness_table(results: Results) -> Table:
                  numeric=(False, False, True, True, True, True))
 
 
-def vocabulary_table(results: Results) -> Table:
+def vocabulary_table(results: ReportView) -> Table:
     """Vocabulary health: entries that cannot be text on their own, and entries unreachable."""
     rows = []
     for s in summaries(results):
@@ -121,25 +118,25 @@ def vocabulary_table(results: Results) -> Table:
                  numeric=(False, True, True, True, True, False))
 
 
-def mix_table(results: Results) -> Table | None:
+def mix_table(results: ReportView) -> Table | None:
     """Each language's premium under each training mix at one size, beside the production ones."""
     size = mix_size(results)
     if size is None or len(mix_families(results)) < 2:
         return None
     by_mix = mix_rows(results, size)
-    languages = [code for code in ordered_languages(results) if code != reference_language(results)]
+    languages = [code for code in results.languages if code != results.reference]
     rows = []
     for family in mix_families(results):
         line = by_mix[family]
         rows.append((f"{family_name(family)} ({size:,})",
                      *(fmt_ratio(line[code].premium) if code in line else "" for code in languages),
                      fmt_int(sum(row.n_tokens for row in line.values()))))
-    for tid in production_tokenizers(results):
+    for tid in results.production:
         found = {row.language: row for row in results.rows if row.tokenizer == tid and row.ok}
         if all(code in found for code in languages):
             rows.append((tid, *(fmt_ratio(found[code].premium) for code in languages),
                          fmt_int(sum(row.n_tokens for row in found.values()))))
-    reference = reference_language(results)
+    reference = results.reference
     name = results.record.language_names.get(reference, reference)
     return languages_down(results, Table("mixes", f"Training mixes: the premium over {name} of our BPE trained in each mix",
                  ("tokenizer", *(language_label(results, code) for code in languages), "tokens, all languages"),
@@ -150,13 +147,13 @@ def mix_table(results: Results) -> Table | None:
                  numeric=(False,) + (True,) * (len(languages) + 1)))
 
 
-def word_tables(results: Results) -> list[Table]:
+def word_tables(results: ReportView) -> list[Table]:
     """Fertility, continued words and partial-character tokens for the main and production
     tokenizers (every tokenizer is in the table of all measurements)."""
     frame = measured_frame(results)
-    shown = list(dict.fromkeys(production_tokenizers(results) + headline_tokenizers(results)))
+    shown = list(dict.fromkeys(results.production + results.headline))
     segmenters = results.record.settings.words.segmenters
-    blank = [code for code in ordered_languages(results)
+    blank = [code for code in results.languages
              if code in segmenters and segmenters[code].segmenter == "none"]
     why = ""
     if blank:
