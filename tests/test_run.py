@@ -129,3 +129,15 @@ def test_the_record_gives_each_languages_script_and_the_right_to_left_ones(tmp_p
     plain = run(RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
                           tokenizers=("tiktoken/cl100k_base",), repeats=1, cache_dir=tmp_path)).record
     assert plain.language_scripts == {} and plain.right_to_left == ()
+
+
+def test_quick_times_each_trained_family_at_its_largest_size_and_every_other_tokenizer():
+    from types import SimpleNamespace as Stand
+
+    tokenizers = [Stand(id=f"bpe/balanced-{n}", family="bpe-balanced", vocab_size=n, train_seconds=1.0) for n in (1024, 4096)]
+    tokenizers += [Stand(id="hf/bpe-1024", family="hf-bpe", vocab_size=1024, train_seconds=1.0),
+                   Stand(id="tiktoken/cl100k_base", family="tiktoken", vocab_size=100277, train_seconds=None),
+                   Stand(id="tiktoken/o200k_base", family="tiktoken", vocab_size=200019, train_seconds=None)]
+    quick = [t.id for t in run_module.timed_tokenizers(tokenizers, quick=True)]
+    assert quick == ["bpe/balanced-4096", "hf/bpe-1024", "tiktoken/cl100k_base", "tiktoken/o200k_base"]
+    assert run_module.timed_tokenizers(tokenizers, quick=False) == tokenizers

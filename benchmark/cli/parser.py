@@ -24,12 +24,13 @@ def _config(args: argparse.Namespace, **fixed):
     """The run options shared by run, train and encode, as a RunConfig (`fixed` for verbs that
     lack an option)."""
     names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "train_mixes", "corpus", "train_corpus",
-             "max_sentences", "repeats", "cache_dir", "retrain")
+             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache")
     values = {name: getattr(args, name, None) for name in names}
     values["tokenizer_files"] = getattr(args, "tokenizer_file", ())
     values["tokenizer_file_pattern"] = getattr(args, "rank_file_pattern", "cl100k")
     values["quick"] = bool(values["quick"])
     values["retrain"] = bool(values["retrain"])
+    values["no_cache"] = bool(values["no_cache"])
     values.update(fixed)
     from benchmark.measure.plan import RunConfig
 
@@ -140,8 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--repeats", type=argtypes.positive_int, metavar="N",
                      help=f"timed repeats per tokenizer and language (default {TIMED_REPEATS})")
     run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
+    run.add_argument("--no-cache", action="store_true",
+                     help="count everything again and keep nothing: no counts, vocabulary checks or word spans "
+                          "from the results cache (beside the trained models; --retrain also trains again)")
     run.add_argument("--workers", type=argtypes.positive_int, metavar="N",
-                     help="processes that count sentences (default: every core); timing always runs alone on one")
+                     help="processes that count sentences (default: every core; one on a machine of two cores or "
+                          "fewer); timing always runs alone on one")
     run.add_argument("--executor", choices=EXECUTORS, default=EXECUTORS[0],
                      help="where counting runs: worker processes here, a Dask cluster, or this process "
                           "(default %(default)s; see docs/cluster.md)")

@@ -22,6 +22,7 @@ from benchmark.measure.counting import Examples
 from benchmark.measure.plan import (
     MAX_SHARE_MEASURED_IN_TRAINING,
     MAX_TIMED_LANGUAGES,
+    QUICK_TIMED_SENTENCES,
     TIMED_BYTES,
     TIMED_SENTENCES,
     Plan,
@@ -141,6 +142,10 @@ def _mix_settings(plan: Plan) -> dict[str, MixSettings] | None:
 
 
 def _timed_languages_text(plan: Plan) -> str:
+    if plan.quick:
+        return (f"; --quick: on the reference and one language per script ({len(plan.timed_texts)} of the "
+                f"{len(plan.languages)} languages), and each trained family at its largest size only (the other "
+                "sizes' and languages' throughput is blank)")
     if len(plan.timed_texts) == len(plan.languages):
         return ""
     return (f"; on {len(plan.timed_texts)} of the {len(plan.languages)} languages (at most {MAX_TIMED_LANGUAGES}: the "
@@ -151,7 +156,8 @@ def _timing_settings(plan: Plan) -> TimingSettings:
     return TimingSettings(
         repeats=plan.repeats,
         n_timed_sentences={code: len(texts) for code, texts in plan.timed_texts.items()},
-        timed_sample=(f"at most {TIMED_SENTENCES} of the measured sentences, evenly spread over them, and at most "
+        timed_sample=(f"at most {QUICK_TIMED_SENTENCES if plan.quick else TIMED_SENTENCES} of the measured "
+                      "sentences, evenly spread over them, and at most "
                       f"{TIMED_BYTES:,} bytes of them" + _timed_languages_text(plan)),
         n_warm_up_sentences={code: len(plan.warm_texts[code]) for code in plan.languages},
         clock=RUN_CLOCK_NAME,

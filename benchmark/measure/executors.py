@@ -109,9 +109,10 @@ def run_count_task(task: CountTask) -> CountResult:
 
 def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[str, Sequence[str]],
                 words_by_language: dict[str, Sequence[array] | None] | None = None, *,
-                task_lines: int = TASK_LINES) -> list[CountTask]:
+                task_lines: int = TASK_LINES, check_vocabulary: bool = True) -> list[CountTask]:
     """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order; the
-    first task also checks the vocabulary."""
+    first task also checks the vocabulary (with `check_vocabulary`; one task does only that when
+    there are no texts)."""
     words_by_language = words_by_language or {}
     tasks, current, size = [], [], 0
     for language, texts in texts_by_language.items():
@@ -119,12 +120,12 @@ def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[s
         for start in range(0, max(len(texts), 1), task_lines):
             piece = tuple(texts[start:start + task_lines])
             if size + len(piece) > task_lines and current:
-                tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=not tasks))
+                tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks))
                 current, size = [], 0
             current.append((language, piece, None if words is None else tuple(words[start:start + task_lines])))
             size += len(piece)
-    if current:
-        tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=not tasks))
+    if current or (check_vocabulary and not tasks):
+        tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks))
     return tasks
 
 
@@ -267,11 +268,14 @@ class DaskExecutor(Executor):
 
 
 def default_workers() -> int:
-    """Every core this process may use."""
+    """Every core this process may use, but one on a machine of two cores or fewer: there a pool
+    of two workers beside the main process, each with its own copy of the tokenizers, was slower
+    than counting in this process and took twice the memory (docs/measurements/)."""
     try:
-        return len(os.sched_getaffinity(0))
+        n_cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        n_cores = os.cpu_count() or 1
+    return n_cores if n_cores > 2 else 1
 
 
 def make_executor(kind: str = "processes", workers: int | None = None, scheduler: str | None = None) -> Executor:

@@ -51,6 +51,7 @@ from benchmark.corpora import (
     load_corpus,
     resolve_code,
     resolve_codes,
+    script_of,
 )
 from benchmark.errors import BenchmarkError
 from benchmark.corpora.mixes import DEFAULT_MIXES, TrainingMix, parse_mixes
@@ -67,6 +68,10 @@ TIMED_BYTES = 256_000
 # in run order: FLORES-200's 29 scripts all get one), so timing 204 languages costs what 32 cost;
 # the counts cover every language.
 MAX_TIMED_LANGUAGES = 32
+# --quick times less, and says so in the record: the reference and one language per script, on
+# at most this many sentences, and each trained family at its largest size only (every family,
+# every production tokenizer and every script still gets a throughput).
+QUICK_TIMED_SENTENCES = 100
 # Before timing, the encoder's cache is warmed on at most this many sentences of other text of the
 # language (FLORES-200's dev split has 997), so a big corpus's warm-up costs no more than FLORES's.
 WARM_UP_SENTENCES = 1_000
@@ -100,6 +105,7 @@ class RunConfig:
     train_mixes: tuple[str, ...] = DEFAULT_MIXES  # our BPE's training mixes (benchmark/corpora/mixes.py)
     cache_dir: Path | None = None  # None: default_cache_dir()
     retrain: bool = False
+    results_cache: bool = True  # False (--no-cache): no measured figure read from or kept in the cache
     quick: bool = False
 
     @classmethod
@@ -109,7 +115,7 @@ class RunConfig:
                      tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
                      corpus: Path | None = None, train_corpus: Path | None = None,
                      max_sentences: int | None = None, repeats: int | None = None, cache_dir: Path | None = None,
-                     retrain: bool = False) -> RunConfig:
+                     retrain: bool = False, no_cache: bool = False) -> RunConfig:
         """The options as the CLI gives them (None or an empty list: not given): `quick` changes
         the defaults, an option given wins."""
         def given(values):
@@ -120,7 +126,8 @@ class RunConfig:
                   "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
                   "tokenizer_file_pattern": tokenizer_file_pattern, "corpus_dir": Path(corpus) if corpus else None,
                   "train_corpus_dir": Path(train_corpus) if train_corpus else None, "max_sentences": max_sentences,
-                  "repeats": repeats, "cache_dir": Path(cache_dir) if cache_dir else None, "retrain": retrain}
+                  "repeats": repeats, "cache_dir": Path(cache_dir) if cache_dir else None, "retrain": retrain,
+                  "results_cache": not no_cache}
         if quick:
             values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True,
                       **{k: v for k, v in values.items() if v is not None}}
@@ -158,6 +165,7 @@ class Plan:
     repeats: int
     cache_dir: Path | None  # None: default_cache_dir()
     retrain: bool
+    results_cache: bool = True  # False (--no-cache): nothing read from or kept in the results cache
 
 
 def corpus_root(path: Path | None) -> Path:
@@ -305,7 +313,12 @@ def plan_run(config: RunConfig) -> Plan:
     measure_texts = {code: corpus.lines(corpus.measure_split, code)[:limit] for code in languages}
     training = training_text(train_corpus, train_languages, limit)
     warm_texts, warm_source = _warm_up(corpus, train_corpus, languages, counterpart, measure_texts, limit)
-    timed_texts = {code: timed_sample(measure_texts[code]) for code in timed_languages(languages, reference)}
+    if config.quick:
+        n_scripts = len({script_of(code) or code for code in languages})
+        timed_texts = {code: timed_sample(measure_texts[code], max_sentences=QUICK_TIMED_SENTENCES)
+                       for code in timed_languages(languages, reference, min(n_scripts, MAX_TIMED_LANGUAGES))}
+    else:
+        timed_texts = {code: timed_sample(measure_texts[code]) for code in timed_languages(languages, reference)}
 
     # The report says no measurement sees training text: check it line by line, whatever the
     # folders are called (another folder can hold the same text).
@@ -331,7 +344,7 @@ def plan_run(config: RunConfig) -> Plan:
         n_measured_in_training=n_measured_in_training, quick=config.quick, vocab_sizes=config.vocab_sizes,
         max_sentences=config.max_sentences, tokenizer_files=config.tokenizer_files,
         tokenizer_file_pattern=config.tokenizer_file_pattern, repeats=config.repeats, cache_dir=config.cache_dir,
-        retrain=config.retrain,
+        retrain=config.retrain, results_cache=config.results_cache,
     )
 
 

@@ -41,8 +41,10 @@ from benchmark.measure.executors import (
     run_count_task,
     share_adapters,
 )
-from benchmark.measure.counting import build_row, skipped_row, split_examples, time_language, unmeasured_row
+from benchmark.measure.counting import Counts, build_row, skipped_row, split_examples, time_language, unmeasured_row
 from benchmark.measure.plan import Plan
+from benchmark.measure.results_cache import ResultsCache, cached_words, tokenizer_identity
+from benchmark.measure.vocabulary import VocabularyHealth
 from benchmark.progress import Progress, progress_display
 from benchmark.results.rows import ResultRow, Results
 from benchmark.words.segmenters import LanguageWords, segment_languages
@@ -53,9 +55,12 @@ from benchmark.measure.timing import ThroughputResult
 
 def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False) -> Results:
     """Train (or read the cache), build, count every tokenizer on every language (on `executor`,
-    in this process by default), time each on its sample (here, alone), and record."""
+    in this process by default; what the results cache holds is not counted again), time each on
+    its sample (here, alone), and record."""
     cache = TrainingCache(Path(plan.cache_dir) if plan.cache_dir else default_cache_dir(),
                           enabled=not plan.retrain)
+    stored = (ResultsCache(Path(cache.root) / "results", read=not plan.retrain) if plan.results_cache
+              else ResultsCache.off())
     executor = executor or Executor()
     clock = _PhaseClock()
     with progress_display(show_progress) as progress:
@@ -71,14 +76,16 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         tokenizers = _build(plan, cache, from_files, progress)
         clock.lap("training and loading")
         step = progress.task("finding the words of each language", total=None)
-        words = segment_languages({code: plan.measure_texts[code] for code in plan.languages}, executor)
+        words = cached_words({code: plan.measure_texts[code] for code in plan.languages}, stored,
+                             lambda texts: segment_languages(texts, executor))
         progress.finish(step)
         clock.lap("segmenting words")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
-        counted, vocabularies = _count_all(ready, plan, words, executor, progress)
+        counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
         executor.close()  # nothing of ours runs beside the timed passes
+        stored.prune()
         clock.lap("counting")
-        timed = _time_all(ready, plan, plan.repeats, counted, progress)
+        timed = _time_all(timed_tokenizers(ready, quick=plan.quick), plan, plan.repeats, counted, progress)
         clock.lap("timing")
         examples = split_examples(ready, plan)
     rows = _rows(tokenizers, plan, counted, timed, words)
@@ -157,32 +164,76 @@ def _short_of_target(tokenizer: Adapter | NotBuilt) -> Adapter | NotBuilt:
 
 
 def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, LanguageWords], executor: Executor,
-               progress: Progress):
+               progress: Progress, stored: ResultsCache | None = None):
     """tokenizer id -> (counts per language, reason per language it failed on), and tokenizer id
-    -> its vocabulary check. Tokenizers with a recipe are counted on the executor; one without (a
-    test's stand-in) here. Every task carries its sentences' word spans, found once for the run."""
+    -> its vocabulary check. What `stored` holds is taken from it; the rest is counted:
+    tokenizers with a recipe on the executor, one without (a test's stand-in) here. Every task
+    carries its sentences' word spans, found once for the run."""
+    stored = stored or ResultsCache.off()
     texts = {code: plan.measure_texts[code] for code in plan.languages}
     spans = {code: words[code].spans for code in plan.languages}
-    shipped = [t for t in tokenizers if executor.n_workers > 1 and (executor.shares_memory or t.recipe is not None)]
+    known, todo = {}, {}  # tokenizer id -> (cached counts, cached vocabulary); -> (languages, check?)
+    keys = {}
+    for tokenizer in tokenizers:
+        identity = tokenizer_identity(tokenizer)
+        keys[tokenizer.id] = {code: stored.counts_key(identity, texts[code], spans[code]) if identity else None
+                              for code in texts}
+        vocabulary_key = stored.vocabulary_key(identity) if identity else None
+        keys[tokenizer.id][None] = vocabulary_key
+        counts = {code: stored.get(keys[tokenizer.id][code], Counts) for code in texts}
+        counts = {code: c for code, c in counts.items() if c is not None}
+        vocabulary = stored.get(vocabulary_key, VocabularyHealth)
+        known[tokenizer.id] = (counts, vocabulary)
+        missing = [code for code in texts if code not in counts]
+        if missing or vocabulary is None:
+            todo[tokenizer.id] = (missing, vocabulary is None)
+    to_count = [t for t in tokenizers if t.id in todo]
+    shipped = [t for t in to_count if executor.n_workers > 1 and (executor.shares_memory or t.recipe is not None)]
     share_adapters(shipped)
-    tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe, texts, spans) for t in shipped}
+    tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe,
+                               {code: texts[code] for code in todo[t.id][0]}, spans,
+                               check_vocabulary=todo[t.id][1]) for t in shipped}
     step = progress.task(f"counting ({executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)})",
-                         total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in tokenizers))
+                         total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in to_count))
     flat = [task for tokenizer_tasks in tasks.values() for task in tokenizer_tasks]
     results = iter(executor.map(run_count_task, flat, on_done=lambda: progress.advance(step)))
     counted, vocabularies = {}, {}
     for tokenizer in tokenizers:
+        cached_counts, cached_vocabulary = known[tokenizer.id]
+        done = []
         if tokenizer.id in tasks:
             done = [next(results) for _ in tasks[tokenizer.id]]
-        else:
+        elif tokenizer.id in todo:
             progress.update(step, f"counting {tokenizer.id}")
-            done = [count_slices(tokenizer, [(code, texts[code], spans[code]) for code in texts],
-                                 check_vocabulary=True)]
+            languages, check = todo[tokenizer.id]
+            done = [count_slices(tokenizer, [(code, texts[code], spans[code]) for code in languages],
+                                 check_vocabulary=check)]
             progress.advance(step)
-        counted[tokenizer.id] = merge_results(done)
-        vocabularies[tokenizer.id] = merged_vocabulary(done)
+        fresh, failures = merge_results(done)
+        for code, counts in fresh.items():
+            stored.put(keys[tokenizer.id][code], counts)
+        vocabulary = cached_vocabulary or merged_vocabulary(done)
+        if cached_vocabulary is None and isinstance(vocabulary, VocabularyHealth):
+            stored.put(keys[tokenizer.id][None], vocabulary)
+        merged = {**cached_counts, **fresh}
+        counted[tokenizer.id] = ({code: merged[code] for code in texts if code in merged}, failures)
+        vocabularies[tokenizer.id] = vocabulary
     progress.finish(step)
     return counted, vocabularies
+
+
+def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adapter]:
+    """The tokenizers whose throughput is timed: all; with --quick, each trained family at its
+    largest size only (a family's sizes share one encoder, so its speed changes little with size)."""
+    if not quick:
+        return list(tokenizers)
+    largest: dict[str, Adapter] = {}
+    for tokenizer in tokenizers:
+        if tokenizer.train_seconds is not None:
+            kept = largest.get(tokenizer.family)
+            if kept is None or tokenizer.vocab_size > kept.vocab_size:
+                largest[tokenizer.family] = tokenizer
+    return [t for t in tokenizers if t.train_seconds is None or largest[t.family] is t]
 
 
 def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):
@@ -233,7 +284,7 @@ def _rows(tokenizers: Sequence[Adapter | NotBuilt], plan: Plan, counted, timed,
                                            f"failed: {failures[code]}", n_words=n_words))
                 continue
             reference = counts.get(plan.reference) if plan.reference not in failures else None
-            rows.append(build_row(tokenizer, code, texts, counts[code], timed[tokenizer.id].get(code), reference,
+            rows.append(build_row(tokenizer, code, texts, counts[code], timed.get(tokenizer.id, {}).get(code), reference,
                                   interval=intervals.get((tokenizer.id, code))))
     return rows
 
