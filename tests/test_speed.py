@@ -232,6 +232,16 @@ def test_update_baseline_writes_measured_ratios(tmp_path, monkeypatch, capsys):
     assert "OK: every ratio within 30% of new.json" in out.getvalue()
 
 
+def test_update_baseline_measures_only_the_ratios(tmp_path):
+    # The baseline holds the ratios alone: no scaling, textbook or training figure (minutes) after them.
+    out = io.StringIO()
+    options = {key: value for key, value in QUICK.items() if key != "ratios_only"}
+    assert run_speed(SpeedOptions(update_baseline=True, baseline=tmp_path / "new.json", **options), out=out) == 0
+    text = out.getvalue()
+    assert "| eng_Latn | unseen |" in text and f"wrote {tmp_path / 'new.json'}" in text
+    assert "Scaling" not in text and "textbook" not in text and "Training" not in text
+
+
 def test_unknown_language_is_a_clear_error():
     with pytest.raises(BenchmarkError, match="unknown language code 'xxx_Xxxx'"):
         load_texts(["xxx_Xxxx"])

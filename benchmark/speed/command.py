@@ -143,7 +143,7 @@ def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
         save_baseline(baseline_from_rows(rows, tolerance=tolerance, repeats=repeats, clock=options.clock,
                                          text=text), options.baseline)
         print(f"wrote {options.baseline} (tolerance {tolerance:.0%})", file=out)
-    if options.check or options.ratios_only:
+    if options.check or options.update_baseline or options.ratios_only:  # a baseline holds the ratios only
         return status
     print(f"\n### Scaling on `\"a\" * n` (ours, cold cache, median of {SCALING_REPEATS})\n", file=out)
     print(format_scaling(measure_scaling()), file=out)
