@@ -310,7 +310,7 @@ def test_write_and_input_failures_are_one_line_errors_with_nothing_half_written(
     (out / "README.md").write_text("an earlier report\n", encoding="utf-8")
     (out / "plots").write_text("a file where the plots folder goes\n", encoding="utf-8")
     assert main(["report", "--results", str(results), "--output", str(out)]) == 2
-    assert "plots: is a file" in capsys.readouterr().err
+    assert "holds files that are not part of a report (README.md, plots)" in capsys.readouterr().err
     assert (out / "README.md").read_text(encoding="utf-8") == "an earlier report\n"
 
     # An argument that is not UTF-8 reaches Python with its bad byte as a surrogate.

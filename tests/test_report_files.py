@@ -35,7 +35,8 @@ def test_fixture_covers_what_the_reports_must_handle(results):
 
 def test_every_file_is_written(rendered):
     out, written = rendered
-    expected = {out / name for name in ("results.csv", "summaries.csv", "results.json", "README.md", "index.html")}
+    expected = {out / name for name in ("results.csv", "summaries.csv", "results.json", "README.md", "index.html",
+                                        "manifest.json")}
     expected |= {out / "plots" / f"{name}.{ext}" for name in PLOT_NAMES for ext in ("png", "svg")}
     assert set(written) == expected
     for path in expected:
@@ -115,7 +116,8 @@ def test_rendering_twice_gives_identical_files(results, rendered, tmp_path):
 
 def test_without_plots_no_figure_is_referenced(results, tmp_path):
     written = write_reports(results, tmp_path, plots=False)
-    assert {p.name for p in written} == {"results.csv", "summaries.csv", "results.json", "README.md", "index.html"}
+    assert {p.name for p in written} == {"results.csv", "summaries.csv", "results.json", "README.md", "index.html",
+                                         "manifest.json"}
     assert not (tmp_path / "plots").exists()
     assert "plots/" not in (tmp_path / "README.md").read_text(encoding="utf-8")
     assert "<img" not in (tmp_path / "index.html").read_text(encoding="utf-8")

@@ -28,19 +28,30 @@ EXIT_OK, EXIT_SOME_FAILED = 0, 1
 
 def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progress: bool | None = None,
             executor: str = "processes", workers: int | None = None, scheduler: str | None = None,
-            out: TextIO | None = None) -> int:
+            replace_foreign: bool = False, out: TextIO | None = None) -> int:
     """Measure, then publish results.json and the reports in `output` (the old report stays whole
     until the new one is complete). Counting runs on `executor` (executors.py). Exit status 1
-    when a tokenizer failed on some language."""
-    from benchmark.measure.executors import make_executor
-    from benchmark.report.publish import ReportInterrupted, check_output_folder
-    from benchmark.measure.plan import plan_run
-    from benchmark.progress import progress_enabled
-    from benchmark.measure.run import n_failed_tokenizers, run_benchmark
+    when a tokenizer failed on some language. The output folder is claimed before measuring (one
+    run at a time, report.publish), so what can be checked is checked before minutes of work."""
+    from benchmark.report.publish import claim_output
 
-    out = out or sys.stdout
-    output = Path(output)
-    check_output_folder(output)  # before minutes of measuring, not after
+    from benchmark.adapters import default_cache_dir
+
+    with claim_output(Path(output), replace_foreign=replace_foreign) as claim:
+        claim.check_outside(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
+                            "the cache of trained tokenizers", "--cache-dir")
+        return _measure_and_publish(config, claim, output=Path(output), plots=plots, progress=progress,
+                                    executor=executor, workers=workers, scheduler=scheduler, out=out or sys.stdout)
+
+
+def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: bool | None, executor: str,
+                         workers: int | None, scheduler: str | None, out: TextIO) -> int:
+    from benchmark.measure.executors import make_executor
+    from benchmark.measure.plan import plan_run
+    from benchmark.measure.run import n_failed_tokenizers, run_benchmark
+    from benchmark.progress import progress_enabled
+    from benchmark.report.publish import ReportInterrupted
+
     started = time.perf_counter()
     plan = plan_run(config)
     if plan.trains:
@@ -64,7 +75,7 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
     if never_learnt and plan.trains:
         print(f"warning: the training corpus has no {', '.join(never_learnt)}: the trained tokenizers are "
               "measured on a language they never learnt (the report says so too)", file=sys.stderr)
-    written = _publish(results, output, plots=plots, show_progress=show)
+    written = _publish(results, output, plots=plots, show_progress=show, claim=claim)
     n_ok = sum(row.ok for row in results.rows)
     n_failed = sum(row.failed for row in results.rows)
     n_skipped = len(results.rows) - n_ok - n_failed
@@ -121,43 +132,49 @@ def _check_cache_writable(cache_dir: Path | None) -> None:
 
 
 def _publish(results, output: Path, *, plots: bool, show_progress: bool,
-             results_file: Path | None = None) -> list[Path]:
-    """`output.publish_report`; a renderer's own failure keeps the measurements beside the folder."""
-    from benchmark.report.publish import publish_report
-    from benchmark.results.rows import save_results
+             results_file: Path | None = None, claim=None) -> list[Path]:
+    """`publish_report`; if publishing fails after measuring, the measurements are kept beside the
+    folder, named, with the command that renders them."""
+    from benchmark.report.publish import keep_measurements, publish_report
 
     try:
-        return publish_report(results, output, plots=plots, results_file=results_file, show_progress=show_progress)
-    except (KeyboardInterrupt, BenchmarkError, OSError):
+        return publish_report(results, output, plots=plots, results_file=results_file, show_progress=show_progress,
+                              claim=claim)
+    except KeyboardInterrupt:
         raise
-    except Exception as exc:  # a renderer's own failure (matplotlib, a font): the measurements are safe
+    except Exception as exc:
+        if isinstance(exc, (BenchmarkError, OSError)):
+            if results_file is not None:
+                raise  # nothing was measured: the results file is where it was
+            why = str(exc)
+            hint = ""
+        else:  # a renderer's own failure (matplotlib, a font)
+            why = f"the reports could not be rendered ({type(exc).__name__}: {exc})"
+            hint = " (or add --no-plots)" if plots else ""
         if results_file is not None:
-            saved = f"{output} is as it was"
-            again = f"--results {results_file}"
+            saved, again = f"{output} is as it was", f"--results {results_file}"
         else:
-            kept = output.parent / f"{output.name}-unrendered-results.json"
-            save_results(results, kept)
-            saved = f"the measurements are saved in {kept} and {output} is as it was"
-            again = f"--results {kept} --output {output}"
-        hint = " (or add --no-plots)" if plots else ""
-        raise BenchmarkError(f"{saved}, but the reports could not be rendered ({type(exc).__name__}: {exc}); "
-                             f"render them again with `python -m benchmark report {again}`{hint}") from exc
+            kept = keep_measurements(results, output)
+            saved, again = f"the measurements are saved in {kept} and {output} is as it was", \
+                f"--results {kept} --output {output}"
+        raise BenchmarkError(f"{why}; {saved}; render them with `python -m benchmark report {again}`{hint}") from exc
 
 
 def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
-               plots: bool = True, out: TextIO | None = None) -> int:
+               plots: bool = True, replace_foreign: bool = False, out: TextIO | None = None) -> int:
     """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
-    from benchmark.report.publish import check_output_folder
     from benchmark.progress import progress_enabled
+    from benchmark.report.publish import claim_output
     from benchmark.results.rows import load_results
 
     out = out or sys.stdout
     results_path = Path(results_path)
     results = load_results(results_path)
     output = Path(output) if output is not None else results_path.parent
-    check_output_folder(output)
-    # Copied into the new folder before the swap, so one inside the folder being replaced is fine.
-    written = _publish(results, output, plots=plots, show_progress=progress_enabled(), results_file=results_path)
+    with claim_output(output, replace_foreign=replace_foreign) as claim:
+        # Copied into the new folder before the swap, so one inside the folder being replaced is fine.
+        written = _publish(results, output, plots=plots, show_progress=progress_enabled(), results_file=results_path,
+                           claim=claim)
     print(f"wrote {len(written)} files to {output}/", file=out)
     return EXIT_OK
 

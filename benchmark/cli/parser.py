@@ -41,7 +41,7 @@ def _run(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_run
 
     return cmd_run(_config(args), output=args.output, plots=not args.no_plots, executor=args.executor,
-                   workers=args.workers, scheduler=args.scheduler)
+                   workers=args.workers, scheduler=args.scheduler, replace_foreign=args.replace_foreign)
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -71,7 +71,8 @@ def _reproduce(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_report
 
-    return cmd_report(results_path=args.results, output=args.output, plots=not args.no_plots)
+    return cmd_report(results_path=args.results, output=args.output, plots=not args.no_plots,
+                      replace_foreign=args.replace_foreign)
 
 
 def _cost(args: argparse.Namespace) -> int:
@@ -104,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--rank-file-pattern", default="cl100k", choices=rank_file_patterns(),
                        help="pre-tokenisation pattern for a tiktoken rank file (default %(default)s)")
 
+    def replace_foreign_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--replace-foreign", action="store_true",
+                       help="replace the output folder even when it holds files that are not this program's report "
+                            "(they are deleted); without it such a folder stops the run before it measures")
+
     def corpus_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
                        help="comma-separated language codes, e.g. hin,amh_Ethi, in any case, a code without its "
@@ -134,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     corpus_options(run)
     run.add_argument("--output", type=argtypes.folder, default=DEFAULT_OUTPUT, metavar="DIR",
                      help="where to write (default %(default)s/); it is replaced whole, so it holds a report or nothing")
+    replace_foreign_option(run)
     run.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
                      help="measure on this parallel corpus: <code>.txt files, optional dev/ and devtest/")
     run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
@@ -186,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--output", type=argtypes.folder, metavar="DIR",
                         help="where to write (default: the results file's folder); it is replaced whole")
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
+    replace_foreign_option(report)
     report.set_defaults(handler=_report)
 
     reproduce = verbs.add_parser(

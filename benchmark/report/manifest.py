@@ -112,7 +112,8 @@ def _legacy_foreign(folder: Path, entries: list[tuple[str, str]]) -> list[str]:
     """The files of a folder without a manifest that the previous version's report would not
     have written (every file, when it holds no report at all)."""
     date = _run_date(folder / "results.json")
-    everything = _without_contents([name + ("/" if kind == "dir" else "") for name, kind in entries])
+    everything = _without_contents([name + ("/" if kind == "dir" else "") for name, kind in entries
+                                    if (name, kind) != ("plots", "dir")])
     if date is None:
         return everything
     marker = f"Run of {date}"
@@ -166,4 +167,4 @@ def _text(path: Path) -> str | None:
 def _without_contents(names: list[str]) -> list[str]:
     """A foreign folder stands for what it holds: `thesis/` rather than each of its files."""
     folders = [name for name in names if name.endswith("/")]
-    return [name for name in names if not any(name != f and name.startswith(f) for f in folders)]
+    return sorted(name for name in names if not any(name != f and name.startswith(f) for f in folders))

@@ -1,11 +1,18 @@
-"""The output folder holds one complete report, the old one or the new one, whatever happens.
+"""The output folder holds one complete report, the old one or the new one, whatever happens, and
+never loses a file this program did not write.
 
-`publish` renders every file (results.json, results.csv, README.md, index.html, plots/) into a
-fresh folder beside the output folder, then swaps the two: on Linux in one atomic step
-(renameat2 with RENAME_EXCHANGE), elsewhere by two renames, a gap of microseconds in which the
-folder is missing. An interrupted or killed run leaves the old report whole, and its half-rendered
-sibling is removed by the next run. Because the whole folder is replaced, the output folder must
-hold nothing but a report (or nothing at all): `check_output_folder` refuses any other content.
+- One writer per output folder: `claim_output` takes an OS lock (flock) on `.<name>.lock` beside
+  the folder, held from the checks before measuring to the end of publishing. A second run on the
+  same folder stops at once: "another run (pid N) is writing O".
+- A folder is replaced only when it is absent, empty, or exactly a report (manifest.py: every file
+  listed in its manifest.json, unchanged; or a report of the version before manifests). Anything
+  else stops the run before it measures, naming the files, unless `replace_foreign` is given.
+- `publish` renders every file into a fresh `.<name>.new-XXXXXXXX` beside the folder, writes the
+  manifest, then swaps the two: on Linux in one atomic step (renameat2 with RENAME_EXCHANGE),
+  elsewhere by two renames. The old folder is checked once more before it is removed; if a file
+  appeared in it meanwhile, the swap is undone. A killed run's siblings are removed by the next
+  run on that folder, under the lock.
+- A symbolic link to a folder is followed: the report goes where it points and the link stays.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -20,73 +28,141 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from benchmark.errors import BenchmarkError
+from benchmark.report.manifest import foreign_files, write_manifest
 
 if TYPE_CHECKING:
     from benchmark.results.rows import Results
 
-REPORT_FILES = frozenset({"results.json", "results.csv", "summaries.csv", "README.md", "index.html", "plots"})
-_NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXX`, `.<name>.old-XXXX`
+_NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXXXXXX`, `.<name>.old-XXXXXXXX`
+_MKDTEMP_TAIL = r"[a-z0-9_]{8}"  # what tempfile.mkdtemp adds to the prefix
+REPLACE_FLAG = "--replace-foreign"
 
 
 class ReportInterrupted(KeyboardInterrupt):
     """Ctrl-C while a report was written; the message says which report the folder holds."""
 
 
-def check_output_folder(folder: Path) -> None:
-    """A BenchmarkError unless a report can be published at `folder` (which need not exist yet)."""
-    folder = Path(folder)
+def check_output_folder(folder: Path, *, replace_foreign: bool = False) -> None:
+    """A BenchmarkError unless a report can be published at `folder` (which need not exist yet).
+    Does not lock: `claim_output` does, and checks this again under the lock."""
+    given = Path(folder)
+    folder = real_output(given)
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
         what = "is a file" if existing == folder else f"cannot be made: {existing} is a file"
-        raise BenchmarkError(f"{folder}: {what}; the output must be a folder")
+        raise BenchmarkError(f"{given}: {what}; the output must be a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise BenchmarkError(f"{folder}: cannot write into {existing} (permission denied)")
+        raise BenchmarkError(f"{given}: cannot write into {existing} (permission denied)")
+    cwd = Path.cwd().resolve()
+    if cwd == folder or folder in cwd.parents:
+        raise BenchmarkError(
+            f"{given}: is the current folder or holds it, and a report replaces its folder whole; run from "
+            f"outside it (e.g. `cd {folder.parent}`) and give --output {folder}")
     if existing == folder:
-        if not os.access(folder.parent if folder.parent != folder else folder, os.W_OK | os.X_OK):
-            raise BenchmarkError(f"{folder}: cannot replace it, its parent {folder.parent} is not writable")
-        foreign = sorted(p.name for p in folder.iterdir() if p.name not in REPORT_FILES)
-        if foreign:
-            shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
-            raise BenchmarkError(
-                f"{folder}: holds files that are not part of a report ({shown}); a new report replaces the "
-                "whole folder, so give an empty folder, a new one, or one that holds only a report"
-            )
-        if (folder / "plots").exists() and not (folder / "plots").is_dir():
-            raise BenchmarkError(f"{folder / 'plots'}: is a file; the plots go in a folder of that name")
+        if not os.access(folder.parent, os.W_OK | os.X_OK):
+            raise BenchmarkError(f"{given}: cannot replace it, its parent {folder.parent} is not writable")
+        if not replace_foreign:
+            _refuse_foreign(given, foreign_files(folder))
 
 
-def publish(folder: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
-    """Call `write(staging_folder)`, which writes the report's files there and returns them, then
-    put the staging folder in `folder`'s place. Returns the files as they are under `folder`."""
-    folder = Path(folder)
-    check_output_folder(folder)
-    parent = folder.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(folder)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{_NEW}-", dir=parent))
-    swapped = False
-    try:
-        written = write(staging)
-        _make_readable(staging)
-        swapped = _swap(staging, folder)  # from here on, `folder` holds the new report
-    except KeyboardInterrupt:
-        raise ReportInterrupted(f"interrupted: {folder} still holds {_what_it_holds(folder)}") from None
-    finally:
-        if not swapped:
-            shutil.rmtree(staging, ignore_errors=True)
-    try:
-        _remove_leftovers(folder)  # the old report, now at the staging path
-    except KeyboardInterrupt:
-        raise ReportInterrupted(f"interrupted: {folder} holds the new report") from None
-    return [folder / path.relative_to(staging) for path in written]
+def real_output(folder: Path) -> Path:
+    """Where a report at `folder` goes: the absolute path, symbolic links followed."""
+    return Path(os.path.realpath(Path(folder)))
+
+
+def _refuse_foreign(given: Path, foreign: list[str]) -> None:
+    if not foreign:
+        return
+    shown = ", ".join(foreign[:4]) + (f" and {len(foreign) - 4} more" if len(foreign) > 4 else "")
+    raise BenchmarkError(
+        f"{given}: holds files that are not part of a report ({shown}); a new report replaces the whole folder, "
+        f"so give an empty folder, a new one, or one that holds only a report ({REPLACE_FLAG} deletes them)")
+
+
+class OutputClaim:
+    """The right to write one output folder, from the checks before measuring to publishing."""
+
+    def __init__(self, folder: Path, *, replace_foreign: bool = False) -> None:
+        self.given = Path(folder)
+        self.folder = real_output(self.given)
+        self.replace_foreign = replace_foreign
+        self._lock: tuple[int, Path] | None = None
+
+    def __enter__(self) -> OutputClaim:
+        check_output_folder(self.given, replace_foreign=True)  # its kind and rights; contents under the lock
+        self.folder.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = _lock(self.folder, self.given)
+        try:
+            if not self.replace_foreign:
+                _refuse_foreign(self.given, foreign_files(self.folder))
+            _remove_leftovers(self.folder)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self._lock is not None:
+            _unlock(*self._lock)
+            self._lock = None
+
+    def check_outside(self, path: Path, what: str, option: str) -> None:
+        """Refuse now a `path` inside the folder (a cache, say): the swap would throw it away."""
+        inside = real_output(path)
+        if inside == self.folder or self.folder in inside.parents:
+            raise BenchmarkError(f"{self.given}: holds {what} ({path}), and a report replaces its folder whole; "
+                                 f"choose another --output or {option}")
+
+    def publish(self, write: Callable[[Path], list[Path]]) -> list[Path]:
+        """Call `write(staging_folder)`, which writes the report's files there and returns them, add
+        the manifest, then put the staging folder in the folder's place. Returns the files as they
+        are under the folder (the manifest last)."""
+        assert self._lock is not None, "publish inside `with claim_output(...)`"
+        folder = self.folder
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{_NEW}-", dir=folder.parent))
+        swapped = False
+        try:
+            written = [*write(staging), write_manifest(staging)]
+            _make_readable(staging)
+            swapped = _swap(staging, folder)  # from here on, `folder` holds the new report
+            if swapped and not self.replace_foreign:
+                foreign = foreign_files(staging)  # the old folder, now at the staging path
+                if foreign:  # a file appeared in it while the report was rendered: keep it
+                    _swap(staging, folder)
+                    swapped = False
+                    _refuse_foreign(self.given, foreign)
+        except KeyboardInterrupt:
+            if swapped:
+                raise ReportInterrupted(f"interrupted: {self.given} holds the new report") from None
+            raise ReportInterrupted(f"interrupted: {self.given} still holds {_what_it_holds(folder)}") from None
+        finally:
+            if not swapped:
+                shutil.rmtree(staging, ignore_errors=True)
+        try:
+            shutil.rmtree(staging, ignore_errors=True)  # the old report
+        except KeyboardInterrupt:
+            raise ReportInterrupted(f"interrupted: {self.given} holds the new report") from None
+        return [folder / path.relative_to(staging) for path in written]
+
+
+def claim_output(folder: Path, *, replace_foreign: bool = False) -> OutputClaim:
+    """`with claim_output(folder) as claim: ... claim.publish(write)`; a BenchmarkError at once when
+    the folder cannot take a report or another run holds it."""
+    return OutputClaim(folder, replace_foreign=replace_foreign)
+
+
+def publish(folder: Path, write: Callable[[Path], list[Path]], *, replace_foreign: bool = False) -> list[Path]:
+    """`claim_output(folder)` and its `publish(write)` in one step."""
+    with claim_output(folder, replace_foreign=replace_foreign) as claim:
+        return claim.publish(write)
 
 
 def publish_report(results: Results, folder: Path, *, plots: bool = True, results_file: Path | None = None,
-                   show_progress: bool = False) -> list[Path]:
+                   show_progress: bool = False, claim: OutputClaim | None = None) -> list[Path]:
     """`results.json` (saved, or `results_file` copied byte for byte) and the reports rendered
-    from it (benchmark.report), published in `folder` in one swap."""
+    from it (benchmark.report), published in `folder` in one swap (under `claim`, if given)."""
     from benchmark.progress import status
     from benchmark.report import write_reports
     from benchmark.results.rows import save_results
@@ -100,7 +176,89 @@ def publish_report(results: Results, folder: Path, *, plots: bool = True, result
         with status(f"writing reports to {folder}/", show_progress):
             return [json_path, *write_reports(results, staging, plots=plots)]
 
+    if claim is not None:
+        return claim.publish(write)
     return publish(folder, write)
+
+
+def keep_measurements(results: Results, output: Path) -> Path:
+    """Save the results of a run that could not be published beside the output folder (in the
+    temporary folder when that is not writable), under a name no file has yet; returns where."""
+    from benchmark.results.rows import save_results
+
+    output = Path(output)
+    name = output.name or real_output(output).name or "output"
+    for folder in (output.parent, Path(tempfile.gettempdir())):
+        for n in range(1, 100):
+            kept = folder / f"{name}-unrendered-results{'' if n == 1 else f'-{n}'}.json"
+            if kept.exists() or kept.is_symlink():
+                continue
+            try:
+                save_results(results, kept)
+                return kept
+            except OSError:
+                break
+    raise BenchmarkError(f"{output}: the measurements could not be saved anywhere (no writable folder)")
+
+
+# ---------------------------------------------------------------- the lock
+
+
+def _lock(folder: Path, given: Path) -> tuple[int, Path]:
+    """Hold `.<name>.lock` beside `folder` (flock, exclusive, not waiting); it holds our pid."""
+    path = folder.parent / f".{folder.name}.lock"
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            raise BenchmarkError(f"{path}: cannot make the lock of {given} ({exc.strerror})") from None
+        held_by = os.read(fd, 64).decode("ascii", "replace").strip()
+        if held_by and not held_by.isdigit():
+            os.close(fd)
+            raise BenchmarkError(f"{path}: a file that is not our lock stands where the lock of {given} goes; "
+                                 "move it, or choose another --output")
+        if not _try_flock(fd):
+            os.close(fd)
+            who = f"another run (pid {held_by})" if held_by else "another run"
+            raise BenchmarkError(f"{who} is writing {given}; wait for it to finish, or choose another --output")
+        # Its last holder removes the file before it lets go: ours must be the one at `path` now.
+        try:
+            current = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        if current is not None and current.st_ino == os.fstat(fd).st_ino:
+            break
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return fd, path
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows: a byte-range lock does the same
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
+
+def _unlock(fd: int, path: Path) -> None:
+    # Removed while still held, so no run can lock a file that is about to disappear.
+    Path(path).unlink(missing_ok=True)
+    os.close(fd)
+
+
+# ---------------------------------------------------------------- the swap
 
 
 def _what_it_holds(folder: Path) -> str:
@@ -152,8 +310,9 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def _remove_leftovers(folder: Path) -> None:
-    """Siblings a killed run left behind: a half-rendered report or an old one being removed."""
-    for kind in (_NEW, _OLD):
-        for path in folder.parent.glob(f".{folder.name}.{kind}-*"):
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path, ignore_errors=True)
+    """Siblings a killed run on this folder left behind (a half-rendered report, an old one being
+    removed); called under the folder's lock, so no live run owns them."""
+    name = re.compile(re.escape(f".{folder.name}.") + f"(?:{_NEW}|{_OLD})-" + _MKDTEMP_TAIL)
+    for path in folder.parent.iterdir():
+        if name.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
