@@ -83,8 +83,10 @@ def byte_alphabet() -> list[str]:
     return alphabet
 
 
-def hf_tokenizer_json(*, pattern: str | None, merges: Sequence[tuple[int, int]], special_tokens: dict[str, int]) -> str:
-    """The `tokenizer.json` text of a model we trained (see the module docstring)."""
+def hf_tokenizer_json(*, pattern: str | None, merges: Sequence[tuple[int, int]], special_tokens: dict[str, int],
+                      first_id: int = 0) -> str:
+    """The `tokenizer.json` text of a model we trained (see the module docstring); byte b has id
+    `first_id + b` (4 in the specials-first layout)."""
     pattern_name, pattern = resolve_pattern(pattern)
     alphabet = byte_alphabet()
     vocab = ["".join(alphabet[byte] for byte in data) for data in merged_bytes(merges)]
@@ -95,6 +97,11 @@ def hf_tokenizer_json(*, pattern: str | None, merges: Sequence[tuple[int, int]],
         hf_pattern = execution_form(pattern) if pattern_name == "custom" else HF_FORMS.get(pattern, pattern)
         split = {"type": "Split", "pattern": {"Regex": hf_pattern}, "behavior": "Isolated", "invert": False}
         pre_tokenizer = {"type": "Sequence", "pretokenizers": [split, byte_level]}
+    model_vocab = {token: first_id + token_id for token_id, token in enumerate(vocab)}
+    if first_id:
+        # subtle: HF gives an added token missing from the model's vocab the id after the model's
+        # largest, whatever the file says; listed in the vocab too, the specials keep ids 0..n-1.
+        model_vocab = {**{text: i for text, i in special_tokens.items() if i < first_id}, **model_vocab}
     document = {
         "version": "1.0",
         "truncation": None,
@@ -111,19 +118,20 @@ def hf_tokenizer_json(*, pattern: str | None, merges: Sequence[tuple[int, int]],
         "model": {
             "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-            "vocab": {token: token_id for token_id, token in enumerate(vocab)},
+            "vocab": model_vocab,
             "merges": [[vocab[left], vocab[right]] for left, right in merges],
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def write_tokenizer_json(path: Path, *, pattern: str | None, merges: Sequence[tuple[int, int]], special_tokens: dict[str, int]) -> None:
+def write_tokenizer_json(path: Path, *, pattern: str | None, merges: Sequence[tuple[int, int]],
+                         special_tokens: dict[str, int], first_id: int = 0) -> None:
     """Write `hf_tokenizer_json` to `path` (temp file, then rename), once HF has read it back: a
     pattern its regex engine cannot compile is refused here, not at the user's first load."""
     from tokenizers import Tokenizer
 
-    text = hf_tokenizer_json(pattern=pattern, merges=merges, special_tokens=special_tokens)
+    text = hf_tokenizer_json(pattern=pattern, merges=merges, special_tokens=special_tokens, first_id=first_id)
     try:
         Tokenizer.from_str(text)
     except Exception as exc:  # tokenizers raises its own exception types, from Rust

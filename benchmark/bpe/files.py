@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.bpe.patterns import resolve_pattern
-from benchmark.bpe.tables import check_rank_table, merged_bytes
+from benchmark.bpe.tables import ID_LAYOUTS, check_rank_table, merged_bytes
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import atomic_write_text, read_versioned_json
 
@@ -59,8 +59,13 @@ class ModelContent:
     pattern: str | None  # the pattern's text (None: no split)
     special_tokens: dict[str, int]
     name: str | None = None
-    merges: list[tuple[int, int]] | None = None
+    merges: list[tuple[int, int]] | None = None  # in the bytes-first ids (byte b is id b)
     ranks: dict[bytes, int] | None = None
+    id_layout: str = "bytes-first"  # specials-first: the file's ids are these plus the number of specials
+
+    @property
+    def first_byte_id(self) -> int:
+        return 0 if self.id_layout == "bytes-first" else len(self.special_tokens)
 
 
 def fingerprint_of(content: ModelContent) -> str:
@@ -71,6 +76,8 @@ def fingerprint_of(content: ModelContent) -> str:
         "pattern": content.pattern,
         "special_tokens": dict(sorted(content.special_tokens.items())),
     }
+    if content.id_layout != "bytes-first":  # absent for the default: its fingerprints stay as they were
+        canonical["id_layout"] = content.id_layout
     if content.merges is not None:
         canonical["merges"] = [list(pair) for pair in content.merges]
     else:
@@ -91,13 +98,16 @@ def save_model(path: Path, content: ModelContent) -> None:
         "special_tokens": dict(sorted(content.special_tokens.items())),
         "fingerprint": fingerprint_of(content),
     }
+    if content.id_layout != "bytes-first":
+        header["id_layout"] = content.id_layout
+    first = content.first_byte_id  # merges are written in the model's own ids
     lines = ["{"]
     lines += [f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in header.items()]
     if content.merges is not None:
         lines.append(' "merges": [')
         made = merged_bytes(content.merges)
         body = [
-            f"  [{left}, {right}, {json.dumps(_readable(made[256 + k]), ensure_ascii=False)}]"
+            f"  [{left + first}, {right + first}, {json.dumps(_readable(made[256 + k]), ensure_ascii=False)}]"
             for k, (left, right) in enumerate(content.merges)
         ]
     else:
@@ -138,15 +148,24 @@ def _content_of(raw: dict) -> ModelContent:
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise TypeError(f"'name' is {json.dumps(name)}, not a string")
+    id_layout = raw.get("id_layout", "bytes-first")
+    if id_layout not in ID_LAYOUTS:
+        raise ValueError(f"'id_layout' is {json.dumps(id_layout)}, not one of {', '.join(ID_LAYOUTS)}")
     if "merges" in raw:
+        first = 0 if id_layout == "bytes-first" else len(special_tokens)
         merges = []
         for k, entry in enumerate(raw["merges"]):
             if not isinstance(entry, list) or len(entry) not in (2, 3):
                 raise TypeError(f"merge {k + 1} is {json.dumps(entry)[:60]}, not [left_id, right_id, text]")
-            merges.append((_json_int(entry[0], f"merge {k + 1}'s left id"),
-                           _json_int(entry[1], f"merge {k + 1}'s right id")))
+            left = _json_int(entry[0], f"merge {k + 1}'s left id") - first
+            right = _json_int(entry[1], f"merge {k + 1}'s right id") - first
+            if min(left, right) < 0:
+                raise ValueError(f"merge {k + 1} uses id {min(left, right) + first}, a special token's in this layout")
+            merges.append((left, right))
         merged_bytes(merges)  # every id made before its merge, no bytes made twice
-        return ModelContent(pattern, special_tokens, name, merges=merges)
+        return ModelContent(pattern, special_tokens, name, merges=merges, id_layout=id_layout)
+    if id_layout != "bytes-first":
+        raise ValueError("a rank table keeps its own ids: 'id_layout' must be bytes-first")
     ranks: dict[bytes, int] = {}
     for entry in raw["ranks"]:
         if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str):

@@ -19,7 +19,7 @@ from typing import Any
 
 from benchmark.bpe.parity import train_parity_merges
 from benchmark.bpe.patterns import resolve_pattern
-from benchmark.bpe.tables import special_token_list
+from benchmark.bpe.tables import first_byte_id, special_token_list
 from benchmark.bpe.train import count_pretokens, train_merges
 from benchmark.bpe.whole_chars import script_pattern, train_whole_character_merges
 
@@ -41,6 +41,7 @@ class TrainingConstructors:
         min_frequency: int = 2,
         special_tokens: Sequence[str] = (),
         whole_characters: Sequence[str] = (),
+        id_layout: str = "bytes-first",
         progress: bool = False,
     ) -> Any:
         """Learn merges up to `vocab_size` tokens from `texts` (any iterable of str, streamed), or
@@ -57,7 +58,8 @@ class TrainingConstructors:
         """
         return cls.train_sweep(texts, [vocab_size], pretoken_counts=pretoken_counts, pattern=pattern,
                                min_frequency=min_frequency, special_tokens=special_tokens,
-                               whole_characters=whole_characters, progress=progress)[vocab_size][0]
+                               whole_characters=whole_characters, id_layout=id_layout,
+                               progress=progress)[vocab_size][0]
 
     @classmethod
     def train_sweep(
@@ -70,6 +72,7 @@ class TrainingConstructors:
         min_frequency: int = 2,
         special_tokens: Sequence[str] = (),
         whole_characters: Sequence[str] = (),
+        id_layout: str = "bytes-first",
         progress: bool = False,
     ) -> dict[int, tuple[Any, float]]:
         """Train once to the largest size; return each size's model and the seconds to reach it
@@ -91,7 +94,7 @@ class TrainingConstructors:
             return train_merges(counts, n_merges, min_frequency=min_frequency, progress=progress,
                                 checkpoints=checkpoints)
 
-        return cls._sweep(vocab_sizes, special_tokens, pattern, count, run)
+        return cls._sweep(vocab_sizes, special_tokens, pattern, count, run, id_layout)
 
     @classmethod
     def train_parity(
@@ -172,13 +175,18 @@ class TrainingConstructors:
         pattern: str | None,
         count: Callable[[], Any],
         run: Callable[[Any, int, list[int]], tuple[list[tuple[int, int]], dict[int, float]]],
+        id_layout: str = "bytes-first",
     ) -> dict[int, tuple[Any, float]]:
-        """Check the sizes, special tokens and pattern; count (timed); one run; a model per size."""
+        """Check the sizes, special tokens and pattern; count (timed); one run; a model per size.
+        In the specials-first layout a size below the bytes and special tokens keeps them all
+        (no merges): the base never shrinks, and `.vocab_size` says the real id range."""
         special_tokens = special_token_list(special_tokens)
         sizes = sorted(set(vocab_sizes))
         if not sizes:
             raise ValueError("train_sweep needs at least one vocabulary size")
-        wanted = {size: n_merges_for(size, len(special_tokens)) for size in sizes}
+        n_front = first_byte_id(id_layout, special_tokens)
+        wanted = {size: n_merges_for(max(size, 256 + n_front), n_front) if n_front
+                  else n_merges_for(size, len(special_tokens)) for size in sizes}
         resolve_pattern(pattern)  # a bad pattern is refused before the work, not after it
         started = time.perf_counter()
         counted = count()
@@ -187,7 +195,7 @@ class TrainingConstructors:
         sweep = {}
         for size, n_merges in wanted.items():
             n = min(n_merges, len(merges))  # fewer when training stopped early (min_frequency)
-            model = cls(pattern=pattern, merges=merges[:n], special_tokens=tuple(special_tokens))
+            model = cls(pattern=pattern, merges=merges[:n], special_tokens=tuple(special_tokens), id_layout=id_layout)
             model.train_seconds = count_seconds + seconds_at[n]
             sweep[size] = (model, model.train_seconds)
         return sweep

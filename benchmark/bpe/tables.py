@@ -140,3 +140,33 @@ def special_token_list(special_tokens: Sequence[str]) -> list[str]:
     if repeated:
         raise ValueError(f"special tokens listed twice: {repeated}")
     return tokens
+
+
+# The two id layouts. bytes-first (the default): bytes 0-255, merge k is 256 + k, special tokens
+# after the merges (tiktoken's, so ids equal tiktoken's where ranks come from it). specials-first
+# (the Korean notes'): the special tokens at 0..n-1, bytes at n..n+255, merge k at n + 256 + k.
+ID_LAYOUTS = ("bytes-first", "specials-first")
+SPECIALS_FIRST_TOKENS = ("<pad>", "<unk>", "<bos>", "<eos>")
+
+
+def first_byte_id(id_layout: str, special_tokens: dict[str, int] | Sequence[str]) -> int:
+    """The id of byte 0 in this layout: 0, or the number of special tokens (specials-first)."""
+    if id_layout not in ID_LAYOUTS:
+        raise ValueError(f"unknown id_layout {id_layout!r}; use one of {', '.join(ID_LAYOUTS)}")
+    return 0 if id_layout == "bytes-first" else len(special_tokens or SPECIALS_FIRST_TOKENS)
+
+
+def layout_special_ids(id_layout: str, special_tokens: dict[str, int] | Sequence[str],
+                       n_mergeable: int) -> dict[str, int]:
+    """{special token: id} for the layout: after the `n_mergeable` ids (bytes-first), or 0..n-1 in
+    the order given (specials-first, the notes' four by default)."""
+    if isinstance(special_tokens, dict):
+        special_token_list(list(special_tokens))  # every text a str
+        ids = {text: as_id(token_id, f"the id of special token {text!r}") for text, token_id in special_tokens.items()}
+        if id_layout == "specials-first" and sorted(ids.values()) != list(range(len(ids))):
+            raise ValueError(f"the specials-first layout puts the special tokens at 0..{len(ids) - 1}, got {ids}")
+        return ids
+    names = special_token_list(special_tokens)
+    if id_layout == "specials-first":
+        return {text: i for i, text in enumerate(names or SPECIALS_FIRST_TOKENS)}
+    return {text: n_mergeable + i for i, text in enumerate(names)}

@@ -35,7 +35,7 @@ from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.sweeps import TrainingConstructors, check_texts
-from benchmark.bpe.tables import (as_id, as_merges, as_token_id, special_token_list, tables_from_merges,
+from benchmark.bpe.tables import (as_merges, as_token_id, first_byte_id, layout_special_ids, tables_from_merges,
                                   tables_from_ranks)
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
@@ -58,14 +58,21 @@ class ByteLevelBPE(TrainingConstructors):
         special_tokens: dict[str, int] | Sequence[str] = (),
         name: str | None = None,
         cache_entries: int = DEFAULT_CACHE_ENTRIES,
+        id_layout: str = "bytes-first",
     ) -> None:
         """Build from merges (our models) or from a rank table (tiktoken's), not both.
 
         `special_tokens` is a sequence of strings (given ids after the merges, in order) or a
-        mapping string -> id (as tiktoken's encodings fix them).
+        mapping string -> id (as tiktoken's encodings fix them). `id_layout="specials-first"` (the
+        Korean notes' layout, for merges only) puts them at 0..n-1 (`<pad> <unk> <bos> <eos>` if
+        none are given), the bytes at n..n+255 and the merges after (tables.py).
         """
         if (merges is None) == (ranks is None):
             raise ValueError("give exactly one of merges= (a trained model) or ranks= (a tiktoken table)")
+        self._offset = first_byte_id(id_layout, special_tokens)
+        if self._offset and ranks is not None:
+            raise ValueError("id_layout='specials-first' is for trained merges; a rank table keeps its own ids")
+        self.id_layout = id_layout
         self.pattern_name, self.pattern = resolve_pattern(pattern)
         self.name = name
         self._split = _splitter(compile_pattern(self.pattern))
@@ -77,18 +84,13 @@ class ByteLevelBPE(TrainingConstructors):
             self._vocab, self._ranks = tables_from_ranks(ranks)
             self._left_lengths = None  # tiktoken's rule: any concatenation that is a token merges
         n_mergeable = len(self._vocab)
-        if isinstance(special_tokens, dict):
-            special_token_list(list(special_tokens))  # every text a str
-            self.special_tokens = {text: as_id(token_id, f"the id of special token {text!r}")
-                                   for text, token_id in special_tokens.items()}
-        else:
-            self.special_tokens = {text: n_mergeable + i for i, text in enumerate(special_token_list(special_tokens))}
+        self.special_tokens = layout_special_ids(id_layout, special_tokens, n_mergeable)
         if len(set(self.special_tokens.values())) != len(self.special_tokens):
             raise ValueError(f"special tokens share an id: {self.special_tokens}")
         for text, token_id in self.special_tokens.items():
             if not text:
                 raise ValueError("a special token cannot be the empty string")
-            if token_id < n_mergeable and self._vocab[token_id] is not None:
+            if 0 <= token_id - self._offset < n_mergeable and self._vocab[token_id - self._offset] is not None:
                 raise ValueError(f"special token {text!r} reuses id {token_id} of a mergeable token")
         self._special_decoder = {i: t.encode("utf-8") for t, i in self.special_tokens.items()}
         self._cache: dict[str, list[int]] = {}
@@ -119,7 +121,7 @@ class ByteLevelBPE(TrainingConstructors):
         content = load_model(Path(path))
         try:
             return cls(pattern=content.pattern, merges=content.merges, ranks=content.ranks,
-                       special_tokens=content.special_tokens, name=content.name)
+                       special_tokens=content.special_tokens, name=content.name, id_layout=content.id_layout)
         except (TypeError, ValueError) as exc:
             raise ModelFileError(f"{path}: malformed model file ({type(exc).__name__}: {exc})") from None
 
@@ -129,7 +131,7 @@ class ByteLevelBPE(TrainingConstructors):
 
     def save_tiktoken(self, path: str | Path) -> None:
         """Write the rank table in tiktoken's format (`base64(token) rank` per line)."""
-        save_tiktoken_ranks(Path(path), self._ranks)
+        save_tiktoken_ranks(Path(path), self.mergeable_ranks())
 
     def save_hf(self, path: str | Path) -> None:
         """Write a HuggingFace `tokenizer.json` that gives our ids (`Tokenizer.from_file(path)
@@ -140,7 +142,8 @@ class ByteLevelBPE(TrainingConstructors):
                 f"{self.name or 'this model'} is a tiktoken rank table, without the merge list HF's BPE "
                 "model needs; export it with save_tiktoken or to_tiktoken instead"
             )
-        write_tokenizer_json(Path(path), pattern=self.pattern, merges=self.merges, special_tokens=self.special_tokens)
+        write_tokenizer_json(Path(path), pattern=self.pattern, merges=self.merges, special_tokens=self.special_tokens,
+                             first_id=self._offset)
 
     # ---------------------------------------------------------------- encoding
 
@@ -218,6 +221,8 @@ class ByteLevelBPE(TrainingConstructors):
             # Bounded: drop the oldest quarter (dicts keep insertion order).
             for key in list(islice(cache, self._cache_entries // 4 or 1)):
                 del cache[key]
+        if self._offset:
+            ids = [i + self._offset for i in ids]
         cache[piece] = ids
         return ids
 
@@ -284,7 +289,8 @@ class ByteLevelBPE(TrainingConstructors):
         vocab = self._vocab
         if type(token_id) is not int:
             token_id = as_token_id(token_id)
-        if 0 <= token_id < len(vocab) and (data := vocab[token_id]) is not None:
+        index = token_id - self._offset
+        if 0 <= index < len(vocab) and (data := vocab[index]) is not None:
             return data
         try:
             return self._special_decoder[token_id]
@@ -301,7 +307,7 @@ class ByteLevelBPE(TrainingConstructors):
     def vocab_size(self) -> int:
         """Number of ids: one more than the largest id (as tiktoken's `n_vocab`)."""
         largest = max(self._special_decoder, default=-1)
-        return max(len(self._vocab), largest + 1)
+        return max(len(self._vocab) + self._offset, largest + 1)
 
     @property
     def is_trained(self) -> bool:
@@ -319,11 +325,11 @@ class ByteLevelBPE(TrainingConstructors):
         """What a model file holds (files.py knows nothing of this class)."""
         return ModelContent(pattern=self.pattern, special_tokens=dict(self.special_tokens), name=self.name,
                             merges=self.merges if self.is_trained else None,
-                            ranks=None if self.is_trained else self._ranks)
+                            ranks=None if self.is_trained else self._ranks, id_layout=self.id_layout)
 
     def mergeable_ranks(self) -> dict[bytes, int]:
         """token bytes -> id for every non-special token (tiktoken's `mergeable_ranks`)."""
-        return dict(self._ranks)
+        return {data: rank + self._offset for data, rank in self._ranks.items()}
 
     def to_tiktoken(self):  # -> tiktoken.Encoding
         """A `tiktoken.Encoding` running this model (tiktoken's byte rule; see encode.py).
