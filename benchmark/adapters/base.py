@@ -117,6 +117,7 @@ class Adapter:
     unk_id: int | None = None  # the unknown token's id, where the model has one
     byte_fallback_ids: frozenset[int] = frozenset()  # SentencePiece-style <0xNN> pieces
     has_cache: bool = False  # True when encode keeps a cache that `reset_cache` empties
+    reset_keeps_memory: bool = False  # True when refilling the emptied cache keeps memory (timed in a child)
     recipe: Recipe | None = None  # how a worker builds it again; None: it is counted in this process
     source: SourceInfo | None = None  # a production tokenizer's vocabulary file (package, version, hash)
 

@@ -237,24 +237,42 @@ def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adap
 
 
 def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):
-    """tokenizer id -> language -> its timing on the plan's sample, in this process, one at a time."""
-    step = progress.task("timing (one thread)", total=len(tokenizers) * len(plan.timed_texts))
+    """tokenizer id -> language -> its timing on the plan's sample, one tokenizer at a time, in
+    this process (or, for an encoder whose reset keeps memory, in a child that takes it along)."""
+    from benchmark.measure.isolated import in_child
+
+    step = progress.task("timing (one thread)", total=len(tokenizers))
     yardstick = _yardstick(tokenizers, lambda label: progress.update(step, label)) if tokenizers else None
     timed: dict[str, dict[str, ThroughputResult]] = {}
     for tokenizer in tokenizers:
         _, failures = counted[tokenizer.id]
-        timed[tokenizer.id] = {}
-        for code in plan.timed_texts:  # in run order (plan.timed_languages)
-            progress.update(step, f"timing {tokenizer.id} on {code}")
-            if code not in failures:
-                try:
-                    timed[tokenizer.id][code] = time_language(tokenizer, plan.timed_texts[code], plan.warm_texts[code],
-                                                              repeats=repeats, yardstick=yardstick)
-                except Exception as exc:  # it counted this text, yet raised on a timed pass
-                    failures[code] = one_line(exc)
-            progress.advance(step)
+        progress.update(step, f"timing {tokenizer.id}")
+        if tokenizer.reset_keeps_memory:
+            try:
+                timed[tokenizer.id], failed = in_child(_time_tokenizer, tokenizer, plan, repeats, yardstick, failures)
+            except RuntimeError as exc:
+                timed[tokenizer.id], failed = {}, {code: str(exc) for code in plan.timed_texts if code not in failures}
+        else:
+            timed[tokenizer.id], failed = _time_tokenizer(tokenizer, plan, repeats, yardstick, failures)
+        failures.update(failed)
+        progress.advance(step)
     progress.finish(step)
     return timed
+
+
+def _time_tokenizer(tokenizer: Adapter, plan: Plan, repeats: int, yardstick: Adapter | None,
+                    failures: dict[str, str]) -> tuple[dict[str, ThroughputResult], dict[str, str]]:
+    """One tokenizer's timing on each timed language it counted (in run order), and the languages
+    it raised on while timed."""
+    timed, failed = {}, {}
+    for code in plan.timed_texts:  # in run order (plan.timed_languages)
+        if code not in failures:
+            try:
+                timed[code] = time_language(tokenizer, plan.timed_texts[code], plan.warm_texts[code],
+                                            repeats=repeats, yardstick=yardstick)
+            except Exception as exc:  # it counted this text, yet raised on a timed pass
+                failed[code] = one_line(exc)
+    return timed, failed
 
 
 def _rows(tokenizers: Sequence[Adapter | NotBuilt], plan: Plan, counted, timed,
