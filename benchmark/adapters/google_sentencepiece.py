@@ -25,9 +25,13 @@ from typing import Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, sha256_hex
 from benchmark.adapters.cache import TrainingCache
+from benchmark.adapters.table import TRAINED, Family, file_id
 from benchmark.errors import BenchmarkError
 
-FAMILY = "sentencepiece-unigram"
+UNIGRAM = Family("sentencepiece-unigram", "SentencePiece Unigram", TRAINED, order=190,
+                 id_prefix="sentencepiece/unigram-")
+FAMILIES = (UNIGRAM,)
+FAMILY = UNIGRAM.family
 MODEL_SUFFIX = ".model"
 
 TRAINING_OPTIONS = {
@@ -213,39 +217,21 @@ def _protobuf_fields(data: bytes):
         return
 
 
-def trained_id(vocab_size: int) -> str:
-    return f"sentencepiece/unigram-{vocab_size}"
-
-
 def train_sizes(texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int], cache: TrainingCache,
                 ) -> dict[int, Adapter | Skipped]:
     """One training run per size (SentencePiece cannot cut a Unigram model to a smaller size)."""
     import sentencepiece as spm
 
+    from benchmark.adapters.trained import load_or_train
+
     settings = {"training": dict(TRAINING_OPTIONS)}
-    out: dict[int, Adapter | Skipped] = {}
-    for size in vocab_sizes:
-        key = cache.key(FAMILY, texts_sha256=texts_sha256, settings={**TRAINING_OPTIONS, "vocab_size": size},
-                        library_version=spm.__version__)
-        hit = cache.load(FAMILY, key, MODEL_SUFFIX)
-        if hit is not None:
-            path, meta = hit
-            if "skipped" in meta:
-                out[size] = Skipped(trained_id(size), FAMILY, size, meta["skipped"], settings)
-            else:
-                out[size] = SentencePieceAdapter(path.read_bytes(), id=trained_id(size), family=FAMILY,
-                                                 train_seconds=meta["train_seconds"], settings=settings)
-            continue
-        result = _train(texts, size)
-        if isinstance(result, str):
-            cache.store(FAMILY, key, MODEL_SUFFIX, b"", {"skipped": result})
-            out[size] = Skipped(trained_id(size), FAMILY, size, result, settings)
-            continue
-        model_proto, seconds = result
-        cache.store(FAMILY, key, MODEL_SUFFIX, model_proto, {"train_seconds": seconds})
-        out[size] = SentencePieceAdapter(model_proto, id=trained_id(size), family=FAMILY,
-                                         train_seconds=seconds, settings=settings)
-    return out
+    return load_or_train(
+        UNIGRAM, vocab_sizes, cache, texts_sha256=texts_sha256, library_version=spm.__version__, suffix=MODEL_SUFFIX,
+        key_settings=lambda size: {**TRAINING_OPTIONS, "vocab_size": size},
+        train=lambda size: _train(texts, size),
+        build=lambda model, size, seconds: SentencePieceAdapter(model, id=UNIGRAM.trained_id(size), family=FAMILY,
+                                                                train_seconds=seconds, settings=settings),
+        settings=lambda size: settings)
 
 
 def _train(texts: Sequence[str], vocab_size: int) -> tuple[bytes, float] | str:
@@ -274,12 +260,12 @@ def _train(texts: Sequence[str], vocab_size: int) -> tuple[bytes, float] | str:
                     f"(SentencePiece can make at most {too_big.group(1)} pieces from it)")
         # Anything else is a real failure, not a size this text cannot have: say so, don't skip.
         last_line = message.strip().splitlines()[-1][:200] if message.strip() else type(exc).__name__
-        raise BenchmarkError(f"{trained_id(vocab_size)}: SentencePiece training failed ({last_line})") from None
+        raise BenchmarkError(f"{UNIGRAM.trained_id(vocab_size)}: SentencePiece training failed ({last_line})") from None
     return model.getvalue(), time.perf_counter() - started
 
 
 def from_file(path: Path) -> Adapter:
     """A user's SentencePiece `.model` file (any model type), encoded without BOS/EOS."""
     data = Path(path).read_bytes()
-    return SentencePieceAdapter(data, id=f"file/{Path(path).name}", family="file-sentencepiece",
+    return SentencePieceAdapter(data, id=file_id(path), family="file-sentencepiece",
                                 train_seconds=None, settings={"source": str(path)})

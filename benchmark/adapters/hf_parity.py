@@ -27,9 +27,11 @@ from typing import Mapping, Sequence
 from benchmark.adapters.base import Adapter, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.hf_tokenizers import MIN_FREQUENCY, MODEL_SUFFIX, HFAdapter, _import_tokenizers, _new_bpe
+from benchmark.adapters.table import TRAINED, Family
 
-FAMILY = "hf-parity"
-ID_PREFIX = "hf/parity-"
+HF_PARITY = Family("hf-parity", "HF parity-aware BPE", TRAINED, order=180, id_prefix="hf/parity-")
+FAMILIES = (HF_PARITY,)
+FAMILY = HF_PARITY.family
 N_BYTES = 256
 
 
@@ -48,7 +50,7 @@ def train_sizes(training: TrainingText, vocab_sizes: Sequence[int], cache: Train
                 "train_seconds": "time of the single training run to the largest size"}
     found = {size: cache.load(FAMILY, key, MODEL_SUFFIX) for size, key in keys.items()}
     if all(hit is not None for hit in found.values()):
-        return {size: HFAdapter(path.read_text(encoding="utf-8"), id=f"{ID_PREFIX}{size}", family=FAMILY,
+        return {size: HFAdapter(path.read_text(encoding="utf-8"), id=HF_PARITY.trained_id(size), family=FAMILY,
                                 train_seconds=meta["train_seconds"], settings=settings)
                 for size, (path, meta) in found.items()}
     too_small = [size for size in vocab_sizes if size < N_BYTES]
@@ -59,7 +61,7 @@ def train_sizes(training: TrainingText, vocab_sizes: Sequence[int], cache: Train
     for size in vocab_sizes:
         tokenizer_json = json.dumps(cut(trained, size - N_BYTES), ensure_ascii=False)
         cache.store(FAMILY, keys[size], MODEL_SUFFIX, tokenizer_json.encode("utf-8"), {"train_seconds": seconds})
-        out[size] = HFAdapter(tokenizer_json, id=f"{ID_PREFIX}{size}", family=FAMILY, train_seconds=seconds,
+        out[size] = HFAdapter(tokenizer_json, id=HF_PARITY.trained_id(size), family=FAMILY, train_seconds=seconds,
                               settings=settings)
     return out
 

@@ -32,9 +32,13 @@ from typing import Any, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
+from benchmark.adapters.table import TRAINED, Family, file_id
 
-WORDPIECE = "hf-wordpiece"
-BPE = "hf-bpe"
+WORDPIECE_FAMILY = Family("hf-wordpiece", "HF WordPiece", TRAINED, order=200, id_prefix="hf/wordpiece-")
+BPE_FAMILY = Family("hf-bpe", "HF byte-level BPE", TRAINED, order=170, id_prefix="hf/bpe-")
+FAMILIES = (BPE_FAMILY, WORDPIECE_FAMILY)
+WORDPIECE = WORDPIECE_FAMILY.family
+BPE = BPE_FAMILY.family
 MODEL_SUFFIX = ".tokenizer.json"
 UNK = "[UNK]"
 MIN_FREQUENCY = 2
@@ -265,58 +269,48 @@ def _bpe_trainer(vocab_size: int):
                                initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
 
 
-FAMILIES = {
-    WORDPIECE: ("hf/wordpiece", _new_wordpiece, _wordpiece_trainer),
-    BPE: ("hf/bpe", _new_bpe, _bpe_trainer),
+PIPELINES = {
+    WORDPIECE: (WORDPIECE_FAMILY, _new_wordpiece, _wordpiece_trainer),
+    BPE: (BPE_FAMILY, _new_bpe, _bpe_trainer),
 }
-
-
-def trained_id(family: str, vocab_size: int) -> str:
-    return f"{FAMILIES[family][0]}-{vocab_size}"
 
 
 def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int],
                 cache: TrainingCache) -> dict[int, Adapter | Skipped]:
     """One training run per size. A WordPiece alphabet larger than the size is a skip: the
     trainer would silently return a bigger vocabulary than asked for."""
+    from benchmark.adapters.trained import load_or_train
+
     tokenizers = _import_tokenizers()
-    _, new_tokenizer, new_trainer = FAMILIES[family]
+    spec, new_tokenizer, new_trainer = PIPELINES[family]
     recipe = json.loads(new_tokenizer().to_str())  # the untrained pipeline: part of the cache key
-    out: dict[int, Adapter | Skipped] = {}
-    for size in vocab_sizes:
-        id = trained_id(family, size)
-        settings = {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size}
-        key = cache.key(family, texts_sha256=texts_sha256,
-                        settings={"recipe": recipe, "min_frequency": MIN_FREQUENCY, "vocab_size": size},
-                        library_version=tokenizers.__version__)
-        hit = cache.load(family, key, MODEL_SUFFIX)
-        if hit is not None:
-            path, meta = hit
-            if "skipped" in meta:
-                out[size] = Skipped(id, family, size, meta["skipped"], settings)
-            else:
-                out[size] = HFAdapter(path.read_text(encoding="utf-8"), id=id, family=family,
-                                      train_seconds=meta["train_seconds"], settings=settings)
-            continue
+
+    def settings(size: int) -> dict[str, Any]:
+        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size}
+
+    def train(size: int) -> tuple[bytes, float] | str:
         tok = new_tokenizer()
         started = time.perf_counter()
         tok.train_from_iterator(texts, trainer=new_trainer(size))
         seconds = time.perf_counter() - started
         n_vocab = tok.get_vocab_size(with_added_tokens=True)
         if n_vocab > size:
-            reason = (f"vocab_size {size} is below the WordPiece alphabet of the training text "
-                      f"({n_vocab} entries: its characters, their ## forms and [UNK])")
-            cache.store(family, key, MODEL_SUFFIX, b"", {"skipped": reason})
-            out[size] = Skipped(id, family, size, reason, settings)
-            continue
-        tokenizer_json = tok.to_str()
-        cache.store(family, key, MODEL_SUFFIX, tokenizer_json.encode("utf-8"), {"train_seconds": seconds})
-        out[size] = HFAdapter(tokenizer_json, id=id, family=family, train_seconds=seconds, settings=settings)
-    return out
+            return (f"vocab_size {size} is below the WordPiece alphabet of the training text "
+                    f"({n_vocab} entries: its characters, their ## forms and [UNK])")
+        return tok.to_str().encode("utf-8"), seconds
+
+    return load_or_train(
+        spec, vocab_sizes, cache, texts_sha256=texts_sha256, library_version=tokenizers.__version__,
+        suffix=MODEL_SUFFIX, key_settings=lambda size: {"recipe": recipe, "min_frequency": MIN_FREQUENCY,
+                                                        "vocab_size": size},
+        train=train,
+        build=lambda model, size, seconds: HFAdapter(model.decode("utf-8"), id=spec.trained_id(size), family=family,
+                                                     train_seconds=seconds, settings=settings(size)),
+        settings=settings)
 
 
 def from_file(path: Path) -> Adapter:
     """A user's `tokenizer.json` (any HF model type), encoded without special tokens."""
     text = Path(path).read_text(encoding="utf-8")
-    return HFAdapter(text, id=f"file/{Path(path).name}", family="file-hf", train_seconds=None,
+    return HFAdapter(text, id=file_id(path), family="file-hf", train_seconds=None,
                      settings={"source": str(path)})

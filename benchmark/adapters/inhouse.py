@@ -17,14 +17,51 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes
 from benchmark.adapters.cache import TrainingCache
+from benchmark.adapters.table import TRAINED, Family, file_id
 
 if TYPE_CHECKING:
     from benchmark.adapters.base import TrainingText
     from benchmark.corpora.mixes import TrainingMix
 
-FAMILY = "bpe"
+FAMILY = "bpe"  # the cache's folder for every mix; also the family of results made before mixes
 MIN_FREQUENCY = 2
 MODEL_SUFFIX = ".bpe.json"
+
+# Our BPE is one family per training mix: `bpe-<mix>`, ids `bpe/<mix>-<size>`. The built-in mixes
+# (benchmark/corpora/mixes.py) in report order, with how a report names them; any other mix
+# sorts after them, as "our BPE (mix <name>)".
+BUILT_IN_MIX_NAMES = {"balanced": "balanced", "parity": "parity-aware", "hangul-first": "Hangul first",
+                      "english-heavy": "English-heavy", "english-only": "English only"}
+FIRST_ORDER = 110
+
+
+def mix_family(mix_name: str) -> Family:
+    """The family of our BPE trained in the mix `mix_name`."""
+    names = list(BUILT_IN_MIX_NAMES)
+    order = FIRST_ORDER + 10 * (names.index(mix_name) if mix_name in names else len(names))
+    display = BUILT_IN_MIX_NAMES.get(mix_name, f"mix {mix_name}")
+    return Family(f"{FAMILY}-{mix_name}", f"our BPE ({display})", TRAINED, order, id_prefix=f"{FAMILY}/{mix_name}-")
+
+
+def family_of(family: str) -> Family | None:
+    """The Family of a `family` column value that names our BPE in some mix (`bpe-eng9-rest1`)."""
+    if family.startswith(f"{FAMILY}-") and len(family) > len(FAMILY) + 1:
+        return mix_family(family[len(FAMILY) + 1:])
+    return None
+
+
+def family_of_id(tokenizer_id: str) -> Family | None:
+    """The Family of one of our BPE's trained ids in any mix (`bpe/eng9-rest1-4096`), else None."""
+    mix_name, dash, size = tokenizer_id.removeprefix(f"{FAMILY}/").rpartition("-")
+    if not tokenizer_id.startswith(f"{FAMILY}/") or not dash or not mix_name or not (size.isdigit() and size.isascii()):
+        return None
+    return mix_family(mix_name)
+
+
+FAMILIES = (*(mix_family(name) for name in BUILT_IN_MIX_NAMES),
+            # results of runs made before training mixes: one family, ids bpe/<size>
+            Family(FAMILY, "our byte-level BPE", TRAINED, FIRST_ORDER + 10 * len(BUILT_IN_MIX_NAMES),
+                   id_prefix=f"{FAMILY}/"))
 
 
 class InhouseBPE(Adapter):
@@ -105,10 +142,6 @@ def from_model_text(text: str, **kwargs: Any) -> Adapter:
 PATTERN = "cl100k"  # every mix is split with cl100k's pattern, as HF's byte-level BPE here
 
 
-def trained_id(mix_name: str, vocab_size: int) -> str:
-    return f"bpe/{mix_name}-{vocab_size}"
-
-
 # The modules whose code decides a trained model's merges: any edit is a new cache key.
 _TRAINER_MODULES = ("train", "parity", "whole_chars", "sweeps", "tables", "patterns")
 
@@ -164,10 +197,11 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
     training run (on `pretoken_counts_by_language` when the caller counted them already)."""
     from benchmark.bpe import ByteLevelBPE
 
-    family = f"bpe-{mix.name}"
+    spec = mix_family(mix.name)
+    family, trained_id = spec.family, spec.trained_id
     reason = mix.unavailable_reason(training.languages)
     if reason is not None:
-        return {size: Skipped(trained_id(mix.name, size), family, size, reason) for size in vocab_sizes}
+        return {size: Skipped(trained_id(size), family, size, reason) for size in vocab_sizes}
     weights = mix.weights(training.lines)
     keys = {size: cache.key(FAMILY, texts_sha256=training.sha256,
                             settings=cache_settings(PATTERN, size, weights=weights, parity=mix.parity,
@@ -179,7 +213,7 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
               **({"whole_characters": list(mix.whole_characters)} if mix.whole_characters else {}),
               "train_seconds": "time the single training run to the largest size took to reach this size"}
     if all(hit is not None for hit in found.values()):
-        return {size: InhouseBPE(ByteLevelBPE.load(path), id=trained_id(mix.name, size), family=family,
+        return {size: InhouseBPE(ByteLevelBPE.load(path), id=trained_id(size), family=family,
                                  train_seconds=meta["train_seconds"], extra_settings=record)
                 for size, (path, meta) in found.items()}
     counts = pretoken_counts_by_language or count_pretokens_by_language(training.lines)
@@ -196,7 +230,7 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
             path = Path(tmp) / f"model{MODEL_SUFFIX}"
             model.save(path)
             cache.store(FAMILY, keys[size], MODEL_SUFFIX, path.read_bytes(), {"train_seconds": seconds})
-        adapters[size] = InhouseBPE(model, id=trained_id(mix.name, size), family=family, train_seconds=seconds,
+        adapters[size] = InhouseBPE(model, id=trained_id(size), family=family, train_seconds=seconds,
                                     extra_settings=record)
     return adapters
 
@@ -217,5 +251,5 @@ def from_file(path: Path) -> Adapter:
     from benchmark.bpe import ByteLevelBPE
 
     model = ByteLevelBPE.load(path)
-    return InhouseBPE(model, id=f"file/{Path(path).name}", family="file-bpe",
+    return InhouseBPE(model, id=file_id(path), family="file-bpe",
                       extra_settings={"source": str(path)})

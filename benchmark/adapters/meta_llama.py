@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.vendor_files import VENDOR_GITHUB, VendorFile, pick_vendor_file, read_vendor_file
+from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
+from benchmark.pinned import PinnedFile, read_pinned
 
-FAMILY = "llama"
-PACKAGE, VERSION = "llama-models", "0.3.0"
+FAMILY = Family("llama", "Meta Llama", PRODUCTION, order=30)
+PACKAGE, MODULE = "llama-models", "llama_models"
 
 # llama_models/llama3/tokenizer.py, Tokenizer.pat_str (a test checks it against the package's).
 LLAMA3_PATTERN = (
@@ -27,19 +28,19 @@ LLAMA3_PATTERN = (
     r"|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
 
-FILES: dict[str, VendorFile] = {
-    "llama3": VendorFile(PACKAGE, VERSION, "llama_models", "llama3/tokenizer.model",
+FILES: dict[str, PinnedFile] = {
+    "llama3": PinnedFile(PACKAGE, MODULE, "llama3/tokenizer.model",
                          "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55", VENDOR_GITHUB),
-    "llama4": VendorFile(PACKAGE, VERSION, "llama_models", "llama4/tokenizer.model",
+    "llama4": PinnedFile(PACKAGE, MODULE, "llama4/tokenizer.model",
                          "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed", VENDOR_GITHUB),
 }
+TOKENIZERS = pretrained(FAMILY, FILES)
 # Meta's Tokenizer.num_reserved_special_tokens: the special ids after the ranks.
 N_SPECIAL = {"llama3": 256, "llama4": 2048}
-NAMES = tuple(FILES)
 
 
-def vendor_file(name: str) -> VendorFile:
-    return pick_vendor_file(FILES, name, "Llama")
+def vendor_file(name: str) -> PinnedFile:
+    return pick_file(FILES, name, "Llama")
 
 
 def rank_vocabulary(name: str) -> RankVocabulary:
@@ -48,7 +49,7 @@ def rank_vocabulary(name: str) -> RankVocabulary:
     from benchmark.bpe.patterns import O200K_PATTERN
 
     file = vendor_file(name)
-    ranks = parse_rank_file(read_vendor_file(file), source=file.file)
+    ranks = parse_rank_file(read_pinned(file), source=file.file)
     n_ranks = len(ranks)
     return RankVocabulary(ranks=ranks, pattern=LLAMA3_PATTERN if name == "llama3" else O200K_PATTERN,
                           n_vocab=n_ranks + N_SPECIAL[name],
@@ -57,5 +58,6 @@ def rank_vocabulary(name: str) -> RankVocabulary:
 
 def load(name: str) -> Adapter:
     """`llama/<name>`: tiktoken on Meta's ranks and pattern."""
-    return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY}/{name}", family=FAMILY,
+    return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
+                               family=FAMILY.family,
                                recipe=Recipe(f"{__name__}:load", (name,)))

@@ -28,29 +28,31 @@ import json
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.vendor_files import VENDOR_GITHUB, VendorFile, pick_vendor_file, read_vendor_file, source_info
+from benchmark.adapters.base import source_info
+from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
 from benchmark.errors import BenchmarkError
+from benchmark.pinned import PinnedFile, read_pinned
 
-FAMILY = "mistral"
-PACKAGE, VERSION = "mistral-common", "1.13.1"
+FAMILY = Family("mistral", "Mistral", PRODUCTION, order=40)
+PACKAGE, MODULE = "mistral-common", "mistral_common"
 
-FILES: dict[str, VendorFile] = {
-    "tekken": VendorFile(PACKAGE, VERSION, "mistral_common", "data/tekken_240718.json",
+FILES: dict[str, PinnedFile] = {
+    "tekken": PinnedFile(PACKAGE, MODULE, "data/tekken_240718.json",
                          "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516", VENDOR_GITHUB),
-    "sp-v1": VendorFile(PACKAGE, VERSION, "mistral_common", "data/tokenizer.model.v1",
+    "sp-v1": PinnedFile(PACKAGE, MODULE, "data/tokenizer.model.v1",
                         "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055", VENDOR_GITHUB),
-    "sp-v7": VendorFile(PACKAGE, VERSION, "mistral_common", "data/mistral_instruct_tokenizer_241114.model.v7",
+    "sp-v7": PinnedFile(PACKAGE, MODULE, "data/mistral_instruct_tokenizer_241114.model.v7",
                         "1b968b8dc352f42192367337c78ccc61e1eaddc6d641a579372d4f20694beb7a", VENDOR_GITHUB),
 }
-NAMES = tuple(FILES)
+TOKENIZERS = pretrained(FAMILY, FILES)
 SENTENCEPIECE_NOTES = {
     "sp-v1": "Mistral 7B v0.1's pieces",
     "sp-v7": "the pieces of Mistral's v2, v3 and v7 SentencePiece tokenizers (identical but for control ids)",
 }
 
 
-def vendor_file(name: str) -> VendorFile:
-    return pick_vendor_file(FILES, name, "Mistral")
+def vendor_file(name: str) -> PinnedFile:
+    return pick_file(FILES, name, "Mistral")
 
 
 def rank_vocabulary(name: str = "tekken") -> RankVocabulary:
@@ -58,14 +60,15 @@ def rank_vocabulary(name: str = "tekken") -> RankVocabulary:
     if name != "tekken":
         raise BenchmarkError(f"{name!r} is a SentencePiece vocabulary; only 'tekken' has ranks")
     file = vendor_file(name)
-    document = json.loads(read_vendor_file(file))  # pinned bytes: the layout is known
+    document = json.loads(read_pinned(file))  # pinned bytes: the layout is known
     config = document["config"]
     n_special = config["default_num_special_tokens"]
     n_vocab = config["default_vocab_size"]
     entries = document["vocab"][: n_vocab - n_special]
     ranks = {base64.b64decode(entry["token_bytes"]): n_special + entry["rank"] for entry in entries}
-    # Mistral asserts the same: ranks 0.. in order, no token twice.
-    assert len(ranks) == len(entries) and all(entry["rank"] == i for i, entry in enumerate(entries)), file.file
+    if len(ranks) != len(entries) or any(entry["rank"] != i for i, entry in enumerate(entries)):
+        raise BenchmarkError(f"{file.file}: Tekken's ranks must be 0, 1, 2, ... with no token twice (Mistral's "
+                             f"Tekkenizer refuses it too); reinstall it with `{file.install_hint}`")
     return RankVocabulary(ranks=ranks, pattern=config["pattern"], n_vocab=n_vocab,
                           special_ids=f"0-{n_special - 1}")
 
@@ -74,19 +77,21 @@ def load(name: str) -> Adapter:
     """`mistral/<name>`: Tekken on tiktoken, the SentencePiece models on sentencepiece."""
     recipe = Recipe(f"{__name__}:load", (name,))
     if name == "tekken":
-        return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY}/{name}",
-                                   family=FAMILY, recipe=recipe)
+        return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
+                                   family=FAMILY.family, recipe=recipe)
     from benchmark.adapters.google_sentencepiece import SentencePieceAdapter, user_defined_pieces
 
     file = vendor_file(name)
-    model_proto = read_vendor_file(file)
+    model_proto = read_pinned(file)
     matched = user_defined_pieces(model_proto)
-    adapter = SentencePieceAdapter(model_proto, id=f"{FAMILY}/{name}", family=FAMILY, train_seconds=None, settings={
+    settings = {
         "vocabulary": SENTENCEPIECE_NOTES[name],
         "special_tokens": ("not added (no BOS/EOS); control pieces are never matched in text"
                            + (f"; its {len(matched)} user-defined pieces ({', '.join(matched[:3])}, ...) are, "
                               "as in Mistral's own encoder" if matched else "")),
-    })
+    }
+    adapter = SentencePieceAdapter(model_proto, id=f"{FAMILY.family}/{name}", family=FAMILY.family,
+                                   train_seconds=None, settings=settings)
     adapter.recipe = recipe
     adapter.source = source_info(file)
     return adapter

@@ -7,12 +7,13 @@ tiktoken's (the conformance test checks it), so only the speed differs.
 
 from __future__ import annotations
 
-from benchmark.adapters.base import Adapter, Recipe
+from benchmark.adapters.base import Adapter, Recipe, source_info
 from benchmark.adapters.openai_tiktoken import EncodingAdapter, vendor_file
-from benchmark.adapters.vendor_files import source_info
+from benchmark.adapters.table import PRODUCTION, Family, Pretrained
+from benchmark.bpe.openai_ranks import ENCODINGS, rank_file
 
-FAMILY = "bpe_openai"
-NAMES = ("cl100k_base", "o200k_base")
+FAMILY = Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", PRODUCTION, order=20)
+TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name)) for name in ENCODINGS)
 __all__ = ["BpeOpenAIAdapter", "load", "vendor_file"]  # vendor_file (tiktoken's files): the registry asks each module
 
 
@@ -22,7 +23,7 @@ class BpeOpenAIAdapter(EncodingAdapter):
 
         from benchmark.adapters.openai_tiktoken import rank_file_fingerprint
 
-        super().__init__(bpe_openai.get_encoding(name), id=f"{FAMILY}/{name}", family=FAMILY,
+        super().__init__(bpe_openai.get_encoding(name), id=f"{FAMILY.family}/{name}", family=FAMILY.family,
                          fingerprint=rank_file_fingerprint(name),
                          library=f"bpe-openai {bpe_openai.__version__} (Rust bpe crate)",
                          pre_tokenizer="regex split (same pattern as tiktoken)",

