@@ -44,10 +44,10 @@ def tokenizer_file_kind(path: Path) -> str:
             f"{path}: a JSON file that is neither a HuggingFace tokenizer.json nor one of our "
             "model files (ByteLevelBPE.save)"
         )
-    if path.suffix == ".model" or data[:1] == b"\n":
-        return "sentencepiece"
     if not data.strip():
         raise BenchmarkError(f"{path}: empty file; expected a tokenizer file")
+    if path.suffix == ".model" or data[:1] == b"\n":
+        return "sentencepiece"
     return "tiktoken"
 
 

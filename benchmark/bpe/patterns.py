@@ -99,7 +99,49 @@ def resolve_pattern(pattern: str | None) -> tuple[str, str | None]:
         )
     if compiled.flags & regex.REVERSE:
         raise ValueError(f"pattern {pattern!r} matches in reverse ((?r)): its pre-tokens would come out of order")
+    _check_backtracking(pattern)
     return "custom", pattern
+
+
+# A custom pattern is a stranger's regex, and the `regex` engine backtracks: "(?:a|a)+$" takes 2^n
+# steps on n a's and a "!". One that is that slow on a short run of one character class is refused
+# when it is read; any other runs with a time limit (`bounded_findall`).
+_PROBE_SECONDS = 0.25
+_PROBES = tuple(run * 40 + end for run in ("a", "A", "1", " ", "\t", "!", "é", "日", "a1", "a ")
+                for end in ("!", "\n", "\x00"))
+
+
+def _check_backtracking(pattern: str) -> None:
+    compiled = regex.compile(execution_form(pattern))
+    for probe in _PROBES:
+        try:
+            compiled.findall(probe, timeout=_PROBE_SECONDS)
+        except TimeoutError:
+            raise ValueError(
+                f"pattern {pattern!r} takes over {_PROBE_SECONDS} s to split {len(probe)} characters "
+                f"({probe[:1]!r} * {len(probe) - 1} and {probe[-1]!r}): it backtracks without end; "
+                "use a named pattern or one without nested repeats of overlapping alternatives") from None
+
+
+# The time limit of a custom pattern on one text: generous (about a hundred times what a pattern
+# of the published kind takes), so that only a pattern that backtracks without end meets it.
+SPLIT_SECONDS = 1.0
+SPLIT_SECONDS_PER_CHARACTER = 1e-5
+
+
+def bounded_findall(compiled: regex.Pattern[str], pattern: str) -> Callable[[str], list[str]]:
+    """`findall_of(compiled)` with a time limit growing with the text; a ValueError that names
+    the pattern when it is reached."""
+
+    def split(text: str) -> list[str]:
+        limit = SPLIT_SECONDS + SPLIT_SECONDS_PER_CHARACTER * len(text)
+        try:
+            return compiled.findall(text, concurrent=False, timeout=limit)
+        except TimeoutError:
+            raise ValueError(f"pattern {pattern!r} took over {limit:.1f} s to split a text of {len(text):,} "
+                             "characters: it backtracks without end on it; use a named pattern") from None
+
+    return split
 
 
 # What the `regex` package runs for a published pattern: the same language, faster. The published

@@ -32,7 +32,7 @@ from benchmark.bpe.encode import LONG_PIECE_BYTES, merge_parts, merge_piece
 from benchmark.bpe.export import tiktoken_encoding, write_tokenizer_json
 from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint_of, load_model, save_model, save_tiktoken_ranks
 from benchmark.bpe.openai_ranks import load_ranks, spec
-from benchmark.bpe.patterns import compile_pattern, findall_of, resolve_pattern
+from benchmark.bpe.patterns import PATTERNS, bounded_findall, compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.sweeps import TrainingConstructors, check_texts
 from benchmark.bpe.tables import (as_merges, as_token_id, first_byte_id, layout_special_ids, tables_from_merges,
@@ -75,7 +75,7 @@ class ByteLevelBPE(TrainingConstructors):
         self.id_layout = id_layout
         self.pattern_name, self.pattern = resolve_pattern(pattern)
         self.name = name
-        self._split = _splitter(compile_pattern(self.pattern))
+        self._split = _splitter(compile_pattern(self.pattern), self.pattern)
         if merges is not None:
             self.merges: list[tuple[int, int]] = as_merges(merges)
             self._vocab, self._ranks, self._left_lengths = tables_from_merges(self.merges)
@@ -90,6 +90,10 @@ class ByteLevelBPE(TrainingConstructors):
         for text, token_id in self.special_tokens.items():
             if not text:
                 raise ValueError("a special token cannot be the empty string")
+            if not 0 <= token_id < self._offset + n_mergeable + MAX_SPECIAL_GAP:
+                # Ids size the vocabulary: 10**12 would make every id table a trillion entries.
+                raise ValueError(f"special token {text!r} has id {token_id}; ids run from 0 and special tokens "
+                                 f"follow the {n_mergeable:,} mergeable ones (at most {MAX_SPECIAL_GAP:,} past them)")
             if 0 <= token_id - self._offset < n_mergeable and self._vocab[token_id - self._offset] is not None:
                 raise ValueError(f"special token {text!r} reuses id {token_id} of a mergeable token")
         self._special_decoder = {i: t.encode("utf-8") for t, i in self.special_tokens.items()}
@@ -387,10 +391,17 @@ class StreamingDecoder:
 # -------------------------------------------------------------------- plumbing
 
 
-def _splitter(compiled: regex.Pattern[str] | None):
+# Special ids beyond the mergeable tokens: tiktoken's leave gaps (o200k's reach 200,018 after 199,998
+# mergeable tokens, Llama 3's 256 reserved ones), never millions.
+MAX_SPECIAL_GAP = 1 << 16
+
+
+def _splitter(compiled: regex.Pattern[str] | None, pattern: str | None):
     if compiled is None:
         return lambda text: [text] if text else []
-    return findall_of(compiled)
+    if pattern in PATTERNS.values():
+        return findall_of(compiled)  # a published pattern: no backtracking to bound, no limit to pay for
+    return bounded_findall(compiled, pattern)
 
 
 def _surrogate_error(text: str) -> ValueError:
