@@ -22,6 +22,11 @@ from collections.abc import Mapping, Sequence
 from operator import index
 
 
+# Special ids beyond the mergeable tokens: tiktoken's leave gaps (o200k's reach 200,018 after 199,998
+# mergeable tokens, Llama 3's 256 reserved ones), never millions.
+MAX_SPECIAL_GAP = 1 << 16
+
+
 def as_id(value: object, what: str) -> int:
     """`value` as an int: an int or an int-like such as numpy's int64, never a bool, str or float.
 

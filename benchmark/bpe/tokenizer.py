@@ -35,7 +35,7 @@ from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import PATTERNS, bounded_findall, compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.sweeps import TrainingConstructors, check_texts
-from benchmark.bpe.tables import (as_merges, as_token_id, first_byte_id, layout_special_ids, tables_from_merges,
+from benchmark.bpe.tables import (MAX_SPECIAL_GAP, as_merges, as_token_id, first_byte_id, layout_special_ids, tables_from_merges,
                                   tables_from_ranks)
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
@@ -389,11 +389,6 @@ class StreamingDecoder:
 
 
 # -------------------------------------------------------------------- plumbing
-
-
-# Special ids beyond the mergeable tokens: tiktoken's leave gaps (o200k's reach 200,018 after 199,998
-# mergeable tokens, Llama 3's 256 reserved ones), never millions.
-MAX_SPECIAL_GAP = 1 << 16
 
 
 def _splitter(compiled: regex.Pattern[str] | None, pattern: str | None):
