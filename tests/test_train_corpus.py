@@ -73,6 +73,9 @@ def test_a_flat_corpus_trains_on_the_bundled_flores_and_says_so(tmp_path, capsys
         "training 1 tokenizer on the dev split of corpora/flores200 (3 languages, 997 lines each): "
         f"{corpus} has no dev/ and devtest/ subfolders to train on (add them, or name another corpus "
         "with --train-corpus DIR)")
+    methods = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert (f"Trained tokenizers learn from the dev split of corpora/flores200 ({corpus} has no dev/ split to "
+            "train on: it is measured whole), in German (deu_Latn), English (eng_Latn) and Spanish") in methods
 
 
 def test_train_corpus_names_the_text_that_trains(tmp_path, capsys):

@@ -60,6 +60,8 @@ def methods_paragraph(results: ReportView) -> str:
     train_text = "the training text" if train_split == "all" else f"the {train_split} split"
     if train_dir:
         train_text += f" of {train_dir}"
+        if corpus_dir and measure_split == "all" and train_dir != corpus_dir:
+            train_text += f" ({corpus_dir} has no dev/ split to train on: it is measured whole)"
     text = (
         f"Each measured sentence ({n_sentences:,} per language, {measured_text}) is encoded on its own as plain "
         "text (no special tokens, no truncation) and the token counts are summed. The premium is a language's token "
