@@ -123,12 +123,31 @@ def test_every_formula_reads_only_what_a_row_is_built_from():
 
     adapter = WordAdapter(["the", "cat", "sat"])
     counts = count_texts(adapter, ["the cat", "sat"])
-    row = build_row(adapter, "eng", ["the cat", "sat"], counts, None, counts)
+    row = build_row(adapter, "eng", ["the cat", "sat"], counts, None, counts, reference_texts=["the cat", "sat"],
+                    compressed=(12, 12))
     for f in dataclasses.fields(ResultRow):
         if "formula" in f.metadata and f.name not in ("unk_rate", "byte_fallback_rate", "partial_char_rate",
                                                       "fertility", "whole_word_rate", "continued_word_rate"):
             assert getattr(row, f.name) is not None, (f.name, _arguments(f.metadata["formula"]))
     assert (row.premium, row.tokens_per_sentence, row.vocab_utilisation) == (1.0, 1.5, 0.75)  # 3 of 4 ids, <unk> unused
+    assert (row.byte_premium, row.tokenizer_factor, row.information_floor, row.excess_premium) == (1.0,) * 4
+
+
+def test_the_premium_decomposed_by_hand():
+    # Two sentences: English "the cat" / "sat" (3 tokens, 10 bytes, 10 characters) against a
+    # language whose text is twice the bytes ("le chat" / "assis", 12 bytes) and 4 tokens.
+    english = ["the cat", "sat"]
+    adapter = WordAdapter(["the", "cat", "sat", "le", "chat", "assis"])
+    reference = count_texts(adapter, english)
+    counts = count_texts(adapter, ["le chat", "assis le"])
+    row = build_row(adapter, "fra", ["le chat", "assis le"], counts, None, reference, reference_texts=english,
+                    compressed=(30, 20))
+    assert row.premium == 4 / 3 and row.byte_premium == 15 / 10 and row.char_premium == 15 / 10
+    # The reference's bytes per token over this language's: (10 / 3) / (15 / 4).
+    assert row.tokenizer_factor == pytest.approx((10 / 3) / (15 / 4), rel=1e-15)
+    assert row.premium == pytest.approx(row.byte_premium * row.tokenizer_factor, rel=1e-15)
+    assert (row.n_compressed_bytes, row.information_floor) == (30, 1.5)
+    assert row.excess_premium == pytest.approx((4 / 3) / 1.5, rel=1e-15)
 
 
 def test_measure_throughput_protocol_with_a_fake_clock():
@@ -287,6 +306,8 @@ def test_word_figures_of_a_row_checked_by_hand():
     # Without word spans (a language without a segmenter) the word figures are blank.
     blank = build_row(adapter, "xyz", texts, count_texts(adapter, texts), None, None)
     assert blank.n_words is None and blank.fertility is None and blank.whole_word_rate is None
+    # Per line, for the intervals: words and whole words.
+    assert (counts.words_per_line, counts.whole_words_per_line) == ([3, 3], [3, 3])
     # Split into two slices and merged: the same counts.
     first, second = count_texts(adapter, texts[:1], words.spans[:1]), count_texts(adapter, texts[1:], words.spans[1:])
     assert first.merge(second) == counts
@@ -316,3 +337,46 @@ def test_a_failed_tokenizer_is_not_a_skipped_one():
     assert isinstance(failed, NotBuilt) and not isinstance(failed, Skipped)
     row = skipped_row(failed, "eng_Latn", ("a b",), n_words=2)
     assert row.failed and row.status == "failed: ValueError: boom" and row.n_words == 2
+
+
+def enumerated_interval(numerators, denominators):
+    """The exact 95% percentile interval of sum(numerators) / sum(denominators) when the lines are
+    resampled with replacement: on two lines every one of the 4 resamples is equally likely, so
+    the extremes (probability 1/4 each, above 2.5%) are its ends."""
+    import itertools
+
+    n = len(numerators)
+    ratios = sorted(sum(numerators[i] for i in picks) / sum(denominators[i] for i in picks)
+                    for picks in itertools.product(range(n), repeat=n))
+    assert n == 2
+    return ratios[0], ratios[-1]
+
+
+def test_each_row_interval_is_the_exact_bootstrap_on_two_sentences():
+    # 1,000 seeded resamples of two lines all fall on the 4 possible ones, each drawn far more
+    # than 2.5% of the time, so the percentile interval is exactly the enumerated one's ends.
+    from benchmark.measure.counting import row_intervals
+
+    counts = Counts(tokens_per_line=[3, 8], n_words=5, n_words_whole=3, n_words_continued=2,
+                    words_per_line=[2, 3], whole_words_per_line=[2, 1])
+    reference = Counts(tokens_per_line=[2, 4])
+    intervals = row_intervals([(counts, reference)])[0]
+    assert intervals["premium"] == enumerated_interval([3, 8], [2, 4]) == (1.5, 2.0)
+    assert intervals["fertility"] == enumerated_interval([3, 8], [2, 3]) == (1.5, 8 / 3)
+    assert intervals["whole_word_rate"] == enumerated_interval([2, 1], [2, 3]) == (1 / 3, 1.0)
+    # No words (no segmenter): no word intervals; no reference: no premium interval.
+    assert row_intervals([(Counts(tokens_per_line=[3, 8]), None)]) == [{}]
+
+
+def test_the_pairwise_interval_is_the_exact_bootstrap_on_two_sentences():
+    from benchmark.measure.run import pairwise_ratios
+
+    class Named:
+        def __init__(self, id):
+            self.id = id
+
+    counted = {"a": ({"eng": Counts(tokens_per_line=[3, 8])}, {}), "b": ({"eng": Counts(tokens_per_line=[2, 4])}, {}),
+               "c": ({"eng": Counts(tokens_per_line=[1, 1])}, {"eng": "failed: boom"})}
+    (entry,) = pairwise_ratios([Named("a"), Named("b"), Named("c")], ["eng"], counted)
+    assert (entry.tokenizer, entry.other, entry.n_tokens, entry.other_n_tokens, entry.ratio) == ("a", "b", 11, 6, 11 / 6)
+    assert (entry.ratio_ci_low, entry.ratio_ci_high) == enumerated_interval([3, 8], [2, 4])

@@ -141,3 +141,40 @@ def test_quick_times_each_trained_family_at_its_largest_size_and_every_other_tok
     quick = [t.id for t in run_module.timed_tokenizers(tokenizers, quick=True)]
     assert quick == ["bpe/balanced-4096", "hf/bpe-1024", "tiktoken/cl100k_base", "tiktoken/o200k_base"]
     assert run_module.timed_tokenizers(tokenizers, quick=False) == tokenizers
+
+
+def test_every_row_decomposes_its_premium_and_pairs_carry_intervals(tmp_path):
+    # Two production tokenizers on the bundled FLORES-200's six default languages, 40 sentences.
+    import math
+
+    from benchmark.results.pairwise import ratio_between
+
+    results = run(RunConfig(tokenizers=("tiktoken/*",), max_sentences=40, repeats=1, cache_dir=tmp_path))
+    rows = [r for r in results.rows if r.ok]
+    assert len(rows) == 12
+    for row in rows:
+        # premium = byte premium x tokenizer's factor, and = floor x excess premium, on every row.
+        assert math.isclose(row.premium, row.byte_premium * row.tokenizer_factor, rel_tol=1e-12)
+        assert math.isclose(row.premium, row.information_floor * row.excess_premium, rel_tol=1e-12)
+        assert row.fertility_ci_low <= row.fertility <= row.fertility_ci_high or row.n_words is None
+    # The floor is the text's: the same for every tokenizer of a language, 1 on the reference.
+    floors = {(r.language, r.information_floor) for r in rows}
+    assert len(floors) == 6 and ("eng_Latn", 1.0) in floors
+    assert results.record.settings.premium.floor.startswith("the measured sentences joined")
+    # One pair per language, its ratio the ratio of the rows' totals, inverted the other way.
+    assert len(results.pairwise) == 6
+    by_row = {(r.tokenizer, r.language): r.n_tokens for r in rows}
+    for entry in results.pairwise:
+        assert (entry.tokenizer, entry.other) == ("tiktoken/cl100k_base", "tiktoken/o200k_base")
+        assert entry.ratio == by_row[entry.tokenizer, entry.language] / by_row[entry.other, entry.language]
+        assert entry.ratio_ci_low <= entry.ratio <= entry.ratio_ci_high
+        back = ratio_between(results.pairwise, entry.language, entry.other, entry.tokenizer)
+        assert back == (1 / entry.ratio, 1 / entry.ratio_ci_high, 1 / entry.ratio_ci_low)
+    # results.json keeps all of it (format 4), and pairwise.csv is one line per pair.
+    from benchmark.results.pairwise import pairwise_csv
+    from benchmark.results.rows import load_results, save_results
+
+    save_results(results, tmp_path / "results.json")
+    again = load_results(tmp_path / "results.json")
+    assert again.rows == results.rows and again.pairwise == results.pairwise
+    assert len(pairwise_csv(results.pairwise).splitlines()) == 1 + 6

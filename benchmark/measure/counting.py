@@ -18,11 +18,11 @@ import inspect
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from benchmark.measure import metrics
 from benchmark.adapters import Adapter, NotBuilt
-from benchmark.results.rows import ResultRow
+from benchmark.results.rows import ROW_INTERVALS, ResultRow
 from benchmark.measure.timing import RUN_CLOCK, ThroughputResult, measure_throughput
 
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
@@ -43,6 +43,9 @@ class Counts:
     n_words: int | None = None  # None: the language has no word segmenter
     n_words_whole: int | None = None  # words exactly one token overlaps
     n_words_continued: int | None = None  # words two or more tokens overlap
+    # Per line, for the word figures' intervals (the lines are resampled): words, and whole words.
+    words_per_line: list[int] | None = None
+    whole_words_per_line: list[int] | None = None
 
     @property
     def used_ids(self) -> set[int]:
@@ -109,6 +112,10 @@ def _align(counts: Counts, token_starts, token_ends, word_bounds, line_bytes, li
     counts.n_words = len(overlapping)
     counts.n_words_whole = int((overlapping == 1).sum())
     counts.n_words_continued = int((overlapping >= 2).sum())
+    line_of_word = np.repeat(np.arange(len(line_words)), line_words)
+    counts.words_per_line = list(line_words)
+    counts.whole_words_per_line = np.bincount(line_of_word, weights=overlapping == 1,
+                                              minlength=len(line_words)).astype(np.int64).tolist()
 
 
 def time_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[str], *, repeats: int,
@@ -135,44 +142,75 @@ def time_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[s
 
 def build_row(adapter: Adapter, language: str, texts: Sequence[str], counts: Counts,
               timing: ThroughputResult | None, reference: Counts | None, *,
-              interval: tuple[float, float] | None | bool = True) -> ResultRow:
-    """The row of one tokenizer on one language; `reference` is the reference language's counts
-    under the same tokenizer (None when they failed: no premium). `interval` is the premium's,
-    computed by the caller for many rows at once (`metrics.premium_cis`); True computes it here."""
-    if interval is True:
-        interval = (metrics.premium_ci(counts.tokens_per_line, reference.tokens_per_line)
-                    if reference is not None else None)
+              reference_texts: Sequence[str] | None = None, compressed: tuple[int, int] | None = None,
+              intervals: Mapping[str, tuple[float, float] | None] | None = None) -> ResultRow:
+    """The row of one tokenizer on one language. `reference` is the reference language's counts
+    under the same tokenizer (None when they failed: no premium), `reference_texts` its
+    sentences (the byte and character premiums), `compressed` the compressed bytes of this
+    language's text and the reference's (the information floor, measure/floor.py). `intervals`
+    are the ROW_INTERVALS, computed by the caller for many rows at once (`row_intervals`); None
+    computes them here."""
+    if intervals is None:
+        intervals = row_intervals([(counts, reference)])[0]
     measured = {f.name: getattr(counts, f.name) for f in fields(counts)}
     measured.update(
         n_tokens=sum(counts.tokens_per_line),
         reference_tokens_per_line=reference.tokens_per_line if reference is not None else None,
+        reference_n_bytes=_n_bytes(reference_texts) if reference_texts is not None else None,
+        reference_n_chars=sum(map(len, reference_texts)) if reference_texts is not None else None,
+        reference_n_compressed_bytes=compressed[1] if compressed else None,
         token_frequencies=counts.token_counts.values(),
         n_used_ids=len(counts.token_counts),
-        premium_ci_low=interval[0] if interval else None,
-        premium_ci_high=interval[1] if interval else None,
         train_seconds=adapter.train_seconds,
         throughput_mb_s=timing.throughput_mb_s if timing else None,
         tokens_per_second=timing.tokens_per_second if timing else None,
         throughput_x_tiktoken=timing.x_yardstick if timing else None,
     )
-    return ResultRow(**row_values(_text_facts(adapter.id, adapter.family, adapter.vocab_size, language, texts,
-                                              "ok", counts.n_words), measured))
+    for name in ROW_INTERVALS:
+        low_high = intervals.get(name)
+        measured[f"{name}_ci_low"], measured[f"{name}_ci_high"] = low_high if low_high else (None, None)
+    facts = _text_facts(adapter.id, adapter.family, adapter.vocab_size, language, texts, "ok", counts.n_words,
+                        compressed[0] if compressed else None)
+    return ResultRow(**row_values(facts, measured))
+
+
+def row_intervals(cells: Sequence[tuple[Counts, Counts | None]]) -> list[dict[str, tuple[float, float] | None]]:
+    """The ROW_INTERVALS of many (counts, reference's counts) cells at once, all from the same
+    resamples of the sentences (`metrics.ratio_cis`): the premium's (tokens over the reference's
+    tokens), fertility's (tokens over words) and the whole-word rate's (whole words over words)."""
+    pairs, owners = [], []
+    for k, (counts, reference) in enumerate(cells):
+        if reference is not None:
+            pairs.append((counts.tokens_per_line, reference.tokens_per_line))
+            owners.append((k, "premium"))
+        if counts.words_per_line is not None:
+            pairs += [(counts.tokens_per_line, counts.words_per_line),
+                      (counts.whole_words_per_line, counts.words_per_line)]
+            owners += [(k, "fertility"), (k, "whole_word_rate")]
+    out: list[dict[str, tuple[float, float] | None]] = [{} for _ in cells]
+    for (k, name), interval in zip(owners, metrics.ratio_cis(pairs)):
+        out[k][name] = interval
+    return out
 
 
 def unmeasured_row(tokenizer_id: str, family: str, vocab_size: int, language: str, texts: Sequence[str],
-                   status: str, *, n_words: int | None = None) -> ResultRow:
+                   status: str, *, n_words: int | None = None, n_compressed_bytes: int | None = None) -> ResultRow:
     """A row with the text's counts (`n_words` too, when known) and no figures: `skipped: ...` or
     `failed: ...`."""
-    return ResultRow(**row_values(_text_facts(tokenizer_id, family, vocab_size, language, texts, status, n_words),
-                                  None))
+    return ResultRow(**row_values(_text_facts(tokenizer_id, family, vocab_size, language, texts, status, n_words,
+                                              n_compressed_bytes), None))
 
 
 def _text_facts(tokenizer_id: str, family: str, vocab_size: int, language: str, texts: Sequence[str],
-                status: str, n_words: int | None) -> dict:
+                status: str, n_words: int | None, n_compressed_bytes: int | None) -> dict:
     """What a row knows without measuring: the tokenizer, the language and its text."""
     return {"tokenizer": tokenizer_id, "family": family, "vocab_size": vocab_size, "language": language,
-            "n_sentences": len(texts), "n_bytes": sum(len(t.encode("utf-8")) for t in texts),
-            "n_chars": sum(len(t) for t in texts), "n_words": n_words, "status": status}
+            "n_sentences": len(texts), "n_bytes": _n_bytes(texts), "n_chars": sum(len(t) for t in texts),
+            "n_words": n_words, "n_compressed_bytes": n_compressed_bytes, "status": status}
+
+
+def _n_bytes(texts: Sequence[str]) -> int:
+    return sum(len(t.encode("utf-8")) for t in texts)
 
 
 def row_values(facts: dict, measured: dict | None) -> dict:
@@ -200,9 +238,10 @@ def _arguments(formula) -> tuple[str, ...]:
     return tuple(name for name, p in inspect.signature(formula).parameters.items() if p.default is p.empty)
 
 
-def skipped_row(skipped: NotBuilt, language: str, texts: Sequence[str], *, n_words: int | None = None) -> ResultRow:
+def skipped_row(skipped: NotBuilt, language: str, texts: Sequence[str], *, n_words: int | None = None,
+                n_compressed_bytes: int | None = None) -> ResultRow:
     return unmeasured_row(skipped.id, skipped.family, skipped.vocab_size, language, texts, skipped.status,
-                          n_words=n_words)
+                          n_words=n_words, n_compressed_bytes=n_compressed_bytes)
 
 
 @dataclass(frozen=True)

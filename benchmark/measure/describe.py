@@ -14,7 +14,7 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.measure import metrics
+from benchmark.measure import floor, metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.adapters.families import vendor_packages
 from benchmark.pinned import SUITE_PACKAGE
@@ -103,7 +103,8 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
                        "to the largest size took to reach that size (merges are a prefix); "
                        "a cached model reports the seconds of the run that trained it"),
         premium=PremiumSettings(reference=plan.reference, ci="95% percentile bootstrap over sentences (paired)",
-                                n_resamples=metrics.BOOTSTRAP_RESAMPLES, seed=metrics.BOOTSTRAP_SEED),
+                                n_resamples=metrics.BOOTSTRAP_RESAMPLES, seed=metrics.BOOTSTRAP_SEED,
+                                floor=floor.DESCRIPTION),
         words=word_settings(words),
         distribution=DISTRIBUTION_SETTINGS,
         embedding_dim=metrics.EMBEDDING_DIM,

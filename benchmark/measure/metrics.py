@@ -49,6 +49,36 @@ def premium(tokens_per_line: Sequence[int], reference_tokens_per_line: Sequence[
     return ratio(sum(tokens_per_line), sum(reference_tokens_per_line))
 
 
+# The premium's decomposition (docs/methodology.md): premium = byte_premium x tokenizer_factor, and
+# premium = information_floor x excess_premium. Each ratio compares the same lines in two languages.
+
+def byte_premium(*, n_bytes: int, reference_n_bytes: int) -> float | None:
+    """UTF-8 bytes of this language's text over the reference's: the script's and the content's
+    share of the premium, before any tokenizer (Arnett et al. 2024's byte premium)."""
+    return ratio(n_bytes, reference_n_bytes)
+
+
+def char_premium(*, n_chars: int, reference_n_chars: int) -> float | None:
+    return ratio(n_chars, reference_n_chars)
+
+
+def tokenizer_factor(*, premium: float, byte_premium: float) -> float | None:
+    """The reference's bytes per token over this language's: what the tokenizer's merges add to
+    the byte premium, so that premium = byte_premium x tokenizer_factor."""
+    return ratio(premium, byte_premium)
+
+
+def information_floor(*, n_compressed_bytes: int, reference_n_compressed_bytes: int) -> float | None:
+    """The text compressed by a general-purpose compressor (measure/floor.py), over the reference's
+    compressed the same way: a premium the content itself seems to need, knowing no tokenizer."""
+    return ratio(n_compressed_bytes, reference_n_compressed_bytes)
+
+
+def excess_premium(*, premium: float, information_floor: float) -> float | None:
+    """The premium over the information floor: what the tokenizer charges beyond the content."""
+    return ratio(premium, information_floor)
+
+
 def premium_ci(
     tokens_per_line: Sequence[int],
     reference_tokens_per_line: Sequence[int],
@@ -60,11 +90,11 @@ def premium_ci(
     """Percentile bootstrap interval for `premium`, resampling lines (paired: the same lines in
     both languages, since line N is the same content). Seeded, so the same counts give the same
     interval. None when there are no lines."""
-    return premium_cis([(tokens_per_line, reference_tokens_per_line)], confidence=confidence,
-                       n_resamples=n_resamples, seed=seed)[0]
+    return ratio_cis([(tokens_per_line, reference_tokens_per_line)], confidence=confidence,
+                     n_resamples=n_resamples, seed=seed)[0]
 
 
-def premium_cis(
+def ratio_cis(
     pairs: Sequence[tuple[Sequence[int], Sequence[int]]],
     *,
     confidence: float = 0.95,
@@ -72,16 +102,18 @@ def premium_cis(
     seed: int = BOOTSTRAP_SEED,
     chunk_resamples: int = BOOTSTRAP_CHUNK,
 ) -> list[tuple[float, float] | None]:
-    """`premium_ci` of many (tokens, reference tokens) pairs at once, each pair's lines resampled
-    alike (the same seeded resamples for every row of a run: the interval must not depend on who
-    else drew random numbers). The resampled sums come from `resampled_sums`."""
+    """Percentile bootstrap intervals of many ratios of sums over the same lines at once: a pair
+    is (numerator per line, denominator per line), e.g. (tokens, the reference's tokens) for the
+    premium, (tokens, words) for fertility, (tokens of A, tokens of B) for a pairwise ratio. Every
+    pair's lines are resampled alike (the same seeded resamples for every row of a run: the
+    interval must not depend on who else drew random numbers), by `resampled_sums`."""
     import numpy as np
 
     out: list[tuple[float, float] | None] = [None] * len(pairs)
     by_length: dict[int, list[int]] = {}
     for index, (tokens, reference) in enumerate(pairs):
         if len(tokens) != len(reference):
-            raise ValueError("premium needs the same lines in both languages")
+            raise ValueError("a ratio over lines needs the same lines in both")
         if len(tokens):
             by_length.setdefault(len(tokens), []).append(index)
     tail = (1.0 - confidence) / 2

@@ -42,7 +42,12 @@ from benchmark.measure.executors import (
     run_count_task,
     share_adapters,
 )
-from benchmark.measure.counting import Counts, build_row, skipped_row, split_examples, time_language, unmeasured_row
+from benchmark.adapters.families import families_of_kind
+from benchmark.measure.counting import (
+    Counts, build_row, row_intervals, skipped_row, split_examples, time_language, unmeasured_row,
+)
+from benchmark.measure.floor import FLOOR_LANGUAGES_HERE, n_compressed_bytes
+from benchmark.results.pairwise import PairwiseRatio
 from benchmark.measure.plan import Plan
 from benchmark.measure.results_cache import ResultsCache, cached_words, tokenizer_identity
 from benchmark.measure.vocabulary import VocabularyHealth
@@ -81,6 +86,13 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
                              lambda texts: segment_languages(texts, executor))
         progress.finish(step)
         clock.lap("segmenting words")
+        step = progress.task("compressing each language's text (the information floor)", total=None)
+        texts = [plan.measure_texts[code] for code in plan.languages]
+        # 0.1 s a language: a pool's start-up costs more than a few languages take here.
+        mapped = executor.map if len(texts) > FLOOR_LANGUAGES_HERE else lambda f, tasks: list(map(f, tasks))
+        compressed = dict(zip(plan.languages, mapped(n_compressed_bytes, texts)))
+        progress.finish(step)
+        clock.lap("compressing")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
         executor.close()  # nothing of ours runs beside the timed passes
@@ -89,12 +101,14 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         timed = _time_all(timed_tokenizers(ready, quick=plan.quick), plan, plan.repeats, counted, progress)
         clock.lap("timing")
         examples = split_examples(ready, plan)
-    rows = _rows(tokenizers, plan, counted, timed, words)
+    rows = _rows(tokenizers, plan, counted, timed, words, compressed)
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies)
+    production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
+    pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
     record = describe_run(plan, tokenizers, executor, words, examples)
     clock.lap("rows and record")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds),
-                   summaries=summaries)
+                   summaries=summaries, pairwise=pairwise)
 
 
 class _PhaseClock:
@@ -276,35 +290,59 @@ def _time_tokenizer(tokenizer: Adapter, plan: Plan, repeats: int, yardstick: Ada
 
 
 def _rows(tokenizers: Sequence[Adapter | NotBuilt], plan: Plan, counted, timed,
-          words: dict[str, LanguageWords]) -> list[ResultRow]:
-    """Every row; the premiums' intervals in one batch (the same resamples for every row)."""
-    pairs, owners = [], []
+          words: dict[str, LanguageWords], compressed: dict[str, int]) -> list[ResultRow]:
+    """Every row; the intervals in one batch (the same resamples for every row)."""
+    cells, owners = [], []
     for tokenizer in tokenizers:
         if isinstance(tokenizer, Adapter):
             counts, failures = counted[tokenizer.id]
-            reference = counts.get(plan.reference)
+            reference = counts.get(plan.reference) if plan.reference not in failures else None
             for code in plan.languages:
-                if code in counts and code not in failures and reference is not None:
-                    pairs.append((counts[code].tokens_per_line, reference.tokens_per_line))
+                if code in counts and code not in failures:
+                    cells.append((counts[code], reference))
                     owners.append((tokenizer.id, code))
-    intervals = dict(zip(owners, metrics.premium_cis(pairs)))
+    intervals = dict(zip(owners, row_intervals(cells)))
+    reference_texts = plan.measure_texts[plan.reference]
     rows = []
     for tokenizer in tokenizers:
         for code in plan.languages:
             texts = plan.measure_texts[code]
-            n_words = words[code].n_words
+            known = {"n_words": words[code].n_words, "n_compressed_bytes": compressed[code]}
             if isinstance(tokenizer, NotBuilt):
-                rows.append(skipped_row(tokenizer, code, texts, n_words=n_words))
+                rows.append(skipped_row(tokenizer, code, texts, **known))
                 continue
             counts, failures = counted[tokenizer.id]
             if code in failures:
                 rows.append(unmeasured_row(tokenizer.id, tokenizer.family, tokenizer.vocab_size, code, texts,
-                                           f"failed: {failures[code]}", n_words=n_words))
+                                           f"failed: {failures[code]}", **known))
                 continue
             reference = counts.get(plan.reference) if plan.reference not in failures else None
             rows.append(build_row(tokenizer, code, texts, counts[code], timed.get(tokenizer.id, {}).get(code), reference,
-                                  interval=intervals.get((tokenizer.id, code))))
+                                  reference_texts=reference_texts,
+                                  compressed=(compressed[code], compressed[plan.reference]),
+                                  intervals=intervals[(tokenizer.id, code)]))
     return rows
+
+
+def pairwise_ratios(tokenizers: Sequence[Adapter], languages: Sequence[str], counted) -> tuple[PairwiseRatio, ...]:
+    """Per language, each pair of `tokenizers` (in run order) that both counted it: the ratio of
+    their token totals with its paired interval, from the premium's resamples (`metrics.ratio_cis`)."""
+    pairs, owners = [], []
+    for code in languages:
+        done = [(t.id, counted[t.id][0][code]) for t in tokenizers
+                if code in counted[t.id][0] and code not in counted[t.id][1]]
+        for k, (first, first_counts) in enumerate(done):
+            for other, other_counts in done[k + 1:]:
+                if sum(other_counts.tokens_per_line):
+                    pairs.append((first_counts.tokens_per_line, other_counts.tokens_per_line))
+                    owners.append((code, first, other))
+    out = []
+    for (code, first, other), (tokens, other_tokens), interval in zip(owners, pairs, metrics.ratio_cis(pairs)):
+        n_tokens, other_n_tokens = sum(tokens), sum(other_tokens)
+        if interval is not None and n_tokens:
+            out.append(PairwiseRatio(code, first, other, n_tokens, other_n_tokens, n_tokens / other_n_tokens,
+                                     *interval))
+    return tuple(out)
 
 
 def _yardstick(tokenizers: Sequence[Adapter], on_step) -> Adapter | None:

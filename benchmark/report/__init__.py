@@ -49,11 +49,12 @@ __all__ = ["write_reports"]
 
 
 def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> list[Path]:
-    """Write results.csv, summaries.csv, README.md, index.html, plots/*.png and plots/*.svg into output_dir;
+    """Write results.csv, summaries.csv, pairwise.csv, README.md, index.html, plots/*.png and plots/*.svg into output_dir;
     return the paths written."""
     from benchmark.report.html import render_html
     from benchmark.report.markdown import render_markdown
     from benchmark.report.tables import results_csv
+    from benchmark.results.pairwise import pairwise_csv
     from benchmark.results.rows import summaries_csv
 
     from benchmark.report.view import ReportView
@@ -71,6 +72,8 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
         "README.md": render_markdown(view, [plot.spec for plot in rendered]),
         "index.html": render_html(view, rendered),
     }
+    if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
+        texts["pairwise.csv"] = pairwise_csv(view.pairwise)
     written: list[Path] = []
     for name, content in texts.items():
         atomic_write_text(output_dir / name, content)

@@ -148,6 +148,8 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
     record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)
     nav += ['<a href="#all_rows">All measurements</a>', '<a href="#methods">Method</a>', '<a href="#record">Run record</a>']
     sections_html = "\n".join(body)
+    pairwise_link = (' Each language\'s ratio of token totals between two production tokenizers, with its interval: '
+                     '<a href="pairwise.csv">pairwise.csv</a>.' if results.pairwise else "")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -169,7 +171,7 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
 {sections_html}
 {all_rows}
 <p class="note">Every row at full precision: <a href="results.csv">results.csv</a>; one line per tokenizer over every
-language: <a href="summaries.csv">summaries.csv</a>; with the run record: <a href="results.json">results.json</a>.</p>
+language: <a href="summaries.csv">summaries.csv</a>; with the run record: <a href="results.json">results.json</a>.{pairwise_link}</p>
 <h2 id="methods">How the figures were measured</h2>
 <p>{esc(methods_paragraph(results))}</p>
 <h2 id="record">Run record</h2>

@@ -49,7 +49,9 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec]) -> str:
         parts += [to_markdown(table) for table in section.tables]
     parts += ["## How the figures were measured", "", methods_paragraph(results), "",
               "Every row at full precision: [results.csv](results.csv); one line per tokenizer over every language: "
-              "[summaries.csv](summaries.csv); with the run record: [results.json](results.json).", ""]
+              "[summaries.csv](summaries.csv); with the run record: [results.json](results.json)."
+              + (" Each language's ratio of token totals between two production tokenizers, with its interval: "
+                 "[pairwise.csv](pairwise.csv)." if results.pairwise else ""), ""]
     parts += ["## Run record", ""]
     record = results.record
     if record.package_versions:

@@ -73,6 +73,7 @@ class PremiumSettings:
     ci: str | None = None
     n_resamples: int | None = None
     seed: int | None = None
+    floor: str | None = None  # how the information floor's text is compressed (measure/floor.py)
 
 
 @dataclass(frozen=True)

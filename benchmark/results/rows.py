@@ -26,6 +26,7 @@ from benchmark.errors import BenchmarkError
 from benchmark.escaping import csv_cell
 from benchmark.fileio import atomic_write_text, read_versioned_json
 from benchmark.measure import metrics
+from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
 # History of the file format (pyperf's habit: say what changed).
@@ -41,9 +42,14 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      settings.distribution, and each language's script and the right-to-left ones
 #      (language_scripts, right_to_left). Versions 1 and 2 are read, their unknown record keys dropped; files
 #      written while format 3 was being made read what they lack as None, empty or blank.
+#   4: rows gain the premium's decomposition (byte_premium, char_premium, tokenizer_factor,
+#      n_compressed_bytes, information_floor, excess_premium) and intervals of fertility and the
+#      whole-word rate; the file gains "pairwise" (results/pairwise.py: each language's ratio of
+#      token totals between two production tokenizers, with its interval) and the record's
+#      settings.premium.floor. Versions 1-3 are read with those None or empty.
 RESULTS_FORMAT = "tokencost-results"
-RESULTS_FORMAT_VERSION = 3
-READABLE_FORMAT_VERSIONS = (1, 2, 3)
+RESULTS_FORMAT_VERSION = 4
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4)
 _HINT = "run `python -m benchmark run` again to regenerate it"
 
 STATUS_PREFIXES = ("skipped: ", "failed: ")
@@ -81,15 +87,27 @@ class ResultRow:
     n_bytes: int = _counted()  # UTF-8 bytes of the measured sentences (no newlines)
     n_chars: int = _counted()  # Unicode code points of the measured sentences
     n_words: int | None = _counted(added=3)  # words of the measured sentences (benchmark.words.segmenters); None: no segmenter
+    n_compressed_bytes: int | None = _counted(added=4)  # the sentences compressed by lzma (benchmark.measure.floor)
     bytes_per_token: float | None = _formula(metrics.bytes_per_token)
     chars_per_token: float | None = _formula(metrics.chars_per_token)
     tokens_per_sentence: float | None = _formula(metrics.tokens_per_sentence)
     fertility: float | None = _formula(metrics.fertility, added=3)  # n_tokens / n_words
+    fertility_ci_low: float | None = _counted(added=4)  # 95% bootstrap over sentences, the premium's resamples
+    fertility_ci_high: float | None = _counted(added=4)
     whole_word_rate: float | None = _formula(metrics.whole_word_rate, added=3)  # share of words exactly one token overlaps
+    whole_word_rate_ci_low: float | None = _counted(added=4)  # 95% bootstrap, the premium's resamples
+    whole_word_rate_ci_high: float | None = _counted(added=4)
     continued_word_rate: float | None = _formula(metrics.continued_word_rate, added=3)  # share of words two or more tokens overlap
     premium: float | None = _formula(metrics.premium)  # n_tokens / reference language's n_tokens on the same lines
     premium_ci_low: float | None = _counted()  # 95% bootstrap over sentences, seeded
     premium_ci_high: float | None = _counted()
+    byte_premium: float | None = _formula(metrics.byte_premium, added=4)  # n_bytes / the reference's n_bytes
+    char_premium: float | None = _formula(metrics.char_premium, added=4)  # n_chars / the reference's n_chars
+    # the reference's bytes per token / bytes_per_token: premium = byte_premium x tokenizer_factor
+    tokenizer_factor: float | None = _formula(metrics.tokenizer_factor, added=4)
+    # n_compressed_bytes / the reference's: what the content seems to need, knowing no tokenizer
+    information_floor: float | None = _formula(metrics.information_floor, added=4)
+    excess_premium: float | None = _formula(metrics.excess_premium, added=4)  # premium / information_floor
     unk_rate: float | None = _formula(metrics.unk_rate)  # share of tokens that are the unknown token
     byte_fallback_rate: float | None = _formula(metrics.byte_fallback_rate)  # share of tokens that are byte-fallback pieces
     partial_char_rate: float | None = _formula(metrics.partial_char_rate, added=3)  # share of tokens whose bytes are not valid UTF-8 alone
@@ -127,6 +145,10 @@ class ResultRow:
             share = getattr(self, name)
             if share is not None and not 0 <= share <= 1:
                 raise ValueError(f"{name} is a share, from 0 to 1, got {share} in {self.tokenizer}/{self.language}")
+        for name in ROW_INTERVALS:
+            low, high = getattr(self, f"{name}_ci_low"), getattr(self, f"{name}_ci_high")
+            if (low is None) != (high is None) or (low is not None and low > high):
+                raise ValueError(f"{name}'s interval ({low}, {high}) is not an interval in {self.tokenizer}/{self.language}")
         if self.ok and self.n_sentences == 0:
             raise ValueError(f"a measured row has n_sentences 0 ({self.tokenizer}/{self.language})")
 
@@ -143,6 +165,8 @@ class ResultRow:
 
 
 ROW_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow))
+# The columns with an interval: each has <name>_ci_low and <name>_ci_high beside it.
+ROW_INTERVALS: tuple[str, ...] = tuple(name.removesuffix("_ci_low") for name in ROW_FIELDS if name.endswith("_ci_low"))
 # Columns whose values are timings: the only ones allowed to differ between two runs of the same
 # corpus and configuration.
 TIMING_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ResultRow) if f.metadata.get("timing"))
@@ -209,6 +233,7 @@ class Results:
     rows: tuple[ResultRow, ...]
     record: RunRecord
     summaries: tuple[TokenizerSummary, ...] = ()  # one per measured tokenizer, in the rows' order
+    pairwise: tuple[PairwiseRatio, ...] = ()  # per language, each pair of production tokenizers
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -217,6 +242,7 @@ class Results:
             "record": self.record.to_dict(),
             "rows": [row.to_dict() for row in self.rows],
             "summaries": [summary.to_dict() for summary in self.summaries],
+            "pairwise": [entry.to_dict() for entry in self.pairwise],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -298,8 +324,10 @@ def load_results(path: Path | str) -> Results:
         record = RunRecord.from_dict(raw["record"], strict=version == RESULTS_FORMAT_VERSION)
         summaries = from_plain(tuple[TokenizerSummary, ...], raw.get("summaries", []), "summaries",
                                strict=version == RESULTS_FORMAT_VERSION)
+        pairwise = from_plain(tuple[PairwiseRatio, ...], raw.get("pairwise", []), "pairwise",
+                              strict=version == RESULTS_FORMAT_VERSION)
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
-    return Results(rows=tuple(rows), record=record, summaries=summaries)
+    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise)

@@ -1,0 +1,36 @@
+"""The information floor's compressor: how small a strong general-purpose compressor, one that
+knows no tokenizer, makes each language's measured text.
+
+The floor of a language is its compressed size over the reference's (metrics.information_floor):
+what the same sentences seem to need in that language once the script's redundancy is squeezed
+out. It is not an entropy: a compressor on about a thousand sentences learns little of a language
+and leaves a per-script overhead; docs/methodology.md says what it is and is not.
+
+lzma from the standard library at its strongest setting (preset 9 | PRESET_EXTREME), raw LZMA2
+(no container header, so only the text's own bytes count): no dependency, and on FLORES-200's
+devtest it compresses 2% smaller than zstd at level 19 to 22, whose floors differ from lzma's by
+0.6% at the median (docs/measurements/2026-12-01-information-floor.md).
+"""
+
+from __future__ import annotations
+
+import lzma
+from typing import Sequence
+
+COMPRESSOR = "lzma"
+# Up to this many languages the run compresses in its own process (0.1 s of CPU each on FLORES-200's
+# devtest); past it, on its workers (204 languages: 27 s of CPU).
+FLOOR_LANGUAGES_HERE = 32
+LZMA_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME},)
+DESCRIPTION = ("the measured sentences joined by newlines, as UTF-8, compressed by lzma (raw LZMA2, preset 9 | "
+               "PRESET_EXTREME); information_floor is that size over the reference's")
+
+
+def n_compressed_bytes(texts: Sequence[str]) -> int:
+    """Bytes of the sentences joined by newlines, as UTF-8, once compressed (once per language).
+
+    >>> n_compressed_bytes(["abc " * 100]) < len("abc " * 100)
+    True
+    """
+    data = "\n".join(texts).encode("utf-8")
+    return len(lzma.compress(data, format=lzma.FORMAT_RAW, filters=list(LZMA_FILTERS)))

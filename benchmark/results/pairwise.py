@@ -1,0 +1,73 @@
+"""Pairwise ratios: on one language, how many tokens one production tokenizer needs for the same
+sentences as another, with a paired bootstrap interval (the premium's resamples: every sentence
+resampled alike for both tokenizers). `pairwise.csv` holds them; `ratio_between` reads one in
+either orientation (the interval of B/A is that of A/B inverted: a percentile interval of a
+positive ratio maps through 1/x exactly).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from benchmark.escaping import csv_cell
+
+
+@dataclass(frozen=True)
+class PairwiseRatio:
+    """`tokenizer`'s n_tokens over `other`'s on `language`, the same sentences."""
+
+    language: str
+    tokenizer: str
+    other: str
+    n_tokens: int
+    other_n_tokens: int
+    ratio: float
+    ratio_ci_low: float  # 95% paired bootstrap over sentences
+    ratio_ci_high: float
+
+    def __post_init__(self) -> None:
+        where = f"pairwise {self.tokenizer}/{self.other} on {self.language}"
+        if not self.language or not self.tokenizer or not self.other or self.tokenizer == self.other:
+            raise ValueError(f"a pairwise ratio needs a language and two tokenizers: {where}")
+        for name in ("ratio", "ratio_ci_low", "ratio_ci_high"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+                raise ValueError(f"{name} must be a positive number, got {value!r} in {where}")
+        if not self.ratio_ci_low <= self.ratio_ci_high:
+            raise ValueError(f"({self.ratio_ci_low}, {self.ratio_ci_high}) is not an interval in {where}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+PAIRWISE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PairwiseRatio))
+
+
+def ratio_between(pairwise: Sequence[PairwiseRatio], language: str, tokenizer: str,
+                  other: str) -> tuple[float, float, float] | None:
+    """(ratio, low, high) of `tokenizer`'s tokens over `other`'s on `language`; None if not measured."""
+    for entry in pairwise:
+        if entry.language != language:
+            continue
+        if (entry.tokenizer, entry.other) == (tokenizer, other):
+            return entry.ratio, entry.ratio_ci_low, entry.ratio_ci_high
+        if (entry.tokenizer, entry.other) == (other, tokenizer):
+            return 1 / entry.ratio, 1 / entry.ratio_ci_high, 1 / entry.ratio_ci_low
+    return None
+
+
+def pairwise_csv(pairwise: Sequence[PairwiseRatio]) -> str:
+    """The pairwise ratios as CSV, header `PAIRWISE_FIELDS`, full precision (as results.csv)."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(PAIRWISE_FIELDS)
+    for entry in pairwise:
+        # repr of a float is the shortest text that reads back as the same float.
+        writer.writerow([repr(v) if isinstance(v, float) else csv_cell(v) for v in entry.to_dict().values()])
+    return buffer.getvalue()
