@@ -14,7 +14,7 @@ from benchmark.errors import BenchmarkError
 
 from benchmark.pricing.database import Listing
 from benchmark.pricing.decision import TIE_RULE, Leader, cheapest, roomiest
-from benchmark.pricing.figures import ModelFigures, model_figures, reference_words, unpriced
+from benchmark.pricing.figures import MIN_ROUNDTRIP, ModelFigures, model_figures, reference_words, unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.results.rows import Results
 
@@ -94,6 +94,9 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
             continue
         premium = fmt_interval(row.premium, row.premium_ci_low, row.premium_ci_high)
         lines.append(f"{tokenizer}: {row.tokens_per_sentence:.1f} tokens per sentence, {premium} {reference_name}")
+        if row.roundtrip_rate is not None and row.roundtrip_rate < MIN_ROUNDTRIP:
+            lines.append(f"  gives back {row.roundtrip_rate:.0%} of the sentences exactly: its count is of changed "
+                         "text, so it is left out of the money and context figures")
         names = list(models.get(tokenizer, ()))
         lines.append(f"  models: {_plain(_models_line(names))}" if names else "  models: none listed")
         mine = [f for f in figures if f.tokenizer == tokenizer]

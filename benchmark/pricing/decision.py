@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from benchmark.pricing.figures import ModelFigures
 
 TIE_RULE = ("tied: the 95% intervals of the two figures overlap (each model's interval is its tokenizer's premium "
-            "interval, scaled to the figure; two models on one tokenizer differ only by price or window, exactly)")
+            "interval, scaled to the figure; two models on one tokenizer differ only by price or window, exactly; "
+            "the reference language has no interval, so there only equal figures tie)")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,66 @@
+"""The section a report leads with: which model is cheapest and which roomiest for each language,
+and why (its tokens and premium), from the saved counts and the pinned price database. A run whose
+record names no models (made before models were recorded), or none with a price, has no such
+section: the report then starts with its findings, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmark.pricing.book import PriceBook, price_book
+from benchmark.report.decision_tables import (
+    cheapest_money_table,
+    decision_figures,
+    methods_sentence,
+    per_tokenizer_money_table,
+    roomiest_context_table,
+)
+from benchmark.report.tables import Table
+from benchmark.results.rows import Results
+
+KEY, TITLE = "decision", "Which model to use for each language"
+
+
+@dataclass(frozen=True)
+class Decision:
+    intro: str
+    tables: tuple[Table, ...]
+    methods: str  # for the methods section: where money and context come from
+
+
+def decision(results: Results, tokenizers: list[str], *, prices: Path | None = None,
+             book: PriceBook | None = None) -> Decision | None:
+    """The leading section's tables for `tokenizers` (the production ones, in report order), or
+    None when no model of theirs has a price or a window."""
+    book = book or price_book(results, prices=prices)
+    figures = decision_figures(results, book, tokenizers)
+    if not figures:
+        return None
+    languages = _languages(results)
+    tables = tuple(table for table in (cheapest_money_table(results, figures, languages),
+                                       roomiest_context_table(results, figures, languages),
+                                       per_tokenizer_money_table(results, figures, languages, tokenizers))
+                   if table.rows)
+    if not tables:
+        return None
+    reference = results.record.settings.reference or "eng_Latn"
+    reference_name = results.record.language_names.get(reference, reference)
+    intro = (f"For each language: the model whose list price makes its text cheapest, and the one whose context window "
+             f"holds the most of it, with the tokens per sentence and the premium over {reference_name} that decide "
+             "both (a higher premium is a higher bill and a smaller window for the same content). Money and context "
+             "are derived from the counts with the price source named in each row; the tables after this section "
+             "are the counts themselves.")
+    return Decision(intro, tables, methods_sentence(results, book, tokenizers))
+
+
+def _languages(results: Results) -> list[str]:
+    reference = results.record.settings.reference
+    present = {row.language for row in results.rows}
+    ordered = [code for code in results.record.settings.languages if code in present]
+    ordered += sorted(present - set(ordered))
+    if reference in ordered:
+        ordered.remove(reference)
+        ordered.insert(0, reference)
+    return ordered

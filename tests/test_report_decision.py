@@ -1,0 +1,149 @@
+"""The report's leading section (cheapest and roomiest model per language), the per-script summary
+and the page's language filter, on a real small run (tests/data/results_cost.json) priced by a
+user's file."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+import quickjs
+
+from benchmark.pricing.book import price_book
+from benchmark.report.compare import production_tokenizers
+from benchmark.report.decision_section import decision
+from benchmark.report.filter_box import SCRIPT, filter_attributes, header_attributes
+from benchmark.report.script_summary import script_premium_table
+from benchmark.results.rows import load_results
+
+FIXTURE = Path(__file__).parent / "data" / "results_cost.json"
+
+
+@pytest.fixture(scope="module")
+def results():
+    return load_results(FIXTURE)
+
+
+@pytest.fixture()
+def prices(tmp_path):
+    path = tmp_path / "prices.csv"
+    path.write_text("model,input_usd_per_mtok,context_window,tokenizer\n"
+                    "cheap-o200k,0.10,100000,tiktoken/o200k_base\n"
+                    "scout,0.17,10000000,llama/llama4\n"
+                    "qwen-small,0.05,,qwen/qwen\n", encoding="utf-8")
+    return path
+
+
+def _table(found, key):
+    return next(table for table in found.tables if table.key == key)
+
+
+def test_the_cheapest_model_per_language_is_the_least_money_for_its_tokens(results, prices):
+    found = decision(results, production_tokenizers(results), prices=prices)
+    table = _table(found, "cheapest_priced")
+    rows = {(row.tokenizer, row.language): row for row in results.rows}
+    price = {"tiktoken/o200k_base": 0.10, "llama/llama4": 0.17, "qwen/qwen": 0.05}
+    labels = {f"{results.record.language_names[code]} ({code})": code for code in results.record.language_names}
+    assert [labels[cells[0]] for cells in table.rows] == ["eng_Latn", "hin_Deva", "amh_Ethi", "yor_Latn", "kor_Hang",
+                                                          "zho_Hans"]
+    for cells in table.rows:
+        language = labels[cells[0]]
+        # A tokenizer that does not give the text back counts changed text: left out (Qwen on Hindi here).
+        costs = {t: rows[t, language].n_tokens * p for t, p in price.items() if rows[t, language].roundtrip_rate >= 0.99}
+        assert cells[2] == min(costs, key=costs.get)
+        row = rows[cells[2], language]
+        assert cells[3] == f"{row.tokens_per_sentence:.1f}" and cells[4].startswith(f"{row.premium:.2f}x")
+        assert cells[-1].startswith("your prices (prices.csv, ")
+
+
+def test_the_roomiest_model_skips_models_without_a_window(results, prices):
+    found = decision(results, production_tokenizers(results), prices=prices)
+    table = _table(found, "roomiest_window")
+    assert {cells[2] for cells in table.rows} == {"llama/llama4"}
+    assert all(cells[3] == "10M tokens" for cells in table.rows)
+
+
+def test_money_per_tokenizer_names_the_cheapest_model_of_each(results, prices):
+    table = _table(decision(results, production_tokenizers(results), prices=prices), "money_per_tokenizer")
+    assert table.headers == ("language", "tiktoken/o200k_base: cheap-o200k ($0.10/M input tokens)",
+                             "llama/llama4: scout ($0.17/M input tokens)", "qwen/qwen: qwen-small ($0.050/M input tokens)")
+
+
+def test_results_without_models_have_no_decision_section(results):
+    assert price_book(results).models == {}
+    assert decision(results, production_tokenizers(results)) is None
+
+
+def test_the_script_summary_is_the_median_premium_of_each_script(results):
+    tokenizers = production_tokenizers(results)
+    table = script_premium_table(results, tokenizers)
+    scripts = {cells[0]: cells for cells in table.rows}
+    assert set(scripts) == {"Devanagari (Deva)", "Ethiopic (Ethi)", "Latin (Latn)", "Hangul (Hang)",
+                            "Han (Simplified) (Hans)"}
+    # Latin holds Yoruba only (English, the reference, is left out).
+    latin = scripts["Latin (Latn)"]
+    assert latin[1] == "1"
+    yoruba = {row.tokenizer: row.premium for row in results.rows if row.language == "yor_Latn"}
+    assert latin[2:] == tuple(f"{yoruba[t]:.2f}" for t in tokenizers)
+    medians = [statistics.median(float(c) for c in cells[2:]) for cells in table.rows]
+    assert medians == sorted(medians, reverse=True)
+
+
+# ------------------------------------------------------------------ the filter box, run in QuickJS
+
+FILTER_HARNESS = """
+function cell(text, language) { return { textContent: text, hidden: false,
+  getAttribute: function (name) { return name === "data-language" ? (language === undefined ? null : language) : null; } }; }
+function makeTable(how, headers, rows, languageHeaders) {
+  var head = { cells: headers.map(function (h, i) { return cell(h, languageHeaders ? languageHeaders[i] : undefined); }) };
+  var body = rows.map(function (r) { return { hidden: false, cells: r.map(function (t) { return cell(t); }) }; });
+  return { how: how, tHead: { rows: [head] }, tBodies: [{ rows: body }], rows: [head].concat(body),
+           getAttribute: function () { return how; } };
+}
+var box = { value: "", listeners: {}, addEventListener: function (t, f) { this.listeners[t] = f; } };
+var others = { "language-filter-box": { style: {} }, "language-filter-note": { textContent: "" } };
+var window = { location: { hash: HASH } };
+var document = { getElementById: function (id) { return id === "language-filter" ? box : others[id]; },
+                 querySelectorAll: function () { return TABLES; } };
+function type(text) { box.value = text; box.listeners.input(); return state(); }
+function state() { return JSON.stringify(TABLES.map(function (t) {
+  return t.how === "columns" ? t.rows[0].cells.map(function (c) { return !c.hidden; })
+                             : t.tBodies[0].rows.map(function (r) { return !r.hidden; }); })); }
+"""
+
+
+def _page(hash_text: str = ""):
+    labels = ["English (eng_Latn)", "Hindi (hin_Deva)", "Chinese (Simplified) (zho_Hans)"]
+    down_headers = ("language", "tiktoken/o200k_base")
+    across_headers = ("tokenizer", *labels)
+    assert filter_attributes(down_headers, labels) == ' data-filter="0"'
+    assert filter_attributes(("tokenizer", "language", "n_tokens"), labels) == ' data-filter="1"'
+    assert filter_attributes(across_headers, labels) == ' data-filter="columns"'
+    assert filter_attributes(("tokenizer", "vocab_size"), labels) == ""
+    assert header_attributes("Hindi (hin_Deva)", labels) == ' data-language="Hindi (hin_Deva)"'
+    context = quickjs.Context()
+    context.eval(f"var HASH = {json.dumps(hash_text)};")
+    context.eval(FILTER_HARNESS)
+    language_of = [None, *labels]
+    context.eval(f"var TABLES = [makeTable('0', {json.dumps(down_headers)}, {json.dumps([[l, '1'] for l in labels])}),"
+                 f" makeTable('columns', {json.dumps(across_headers)}, [['o200k', '1', '2', '3']], "
+                 f"{json.dumps(language_of).replace('null', 'undefined')})];")
+    context.eval(SCRIPT)
+    return context
+
+
+def test_typing_a_name_or_code_narrows_rows_and_columns():
+    page = _page()
+    assert json.loads(page.eval("type('hin')")) == [[False, True, False], [True, False, True, False]]
+    assert json.loads(page.eval("type('zho_hans')")) == [[False, False, True], [True, False, False, True]]
+    assert json.loads(page.eval("type('Chinese')")) == [[False, False, True], [True, False, False, True]]
+    assert json.loads(page.eval("type('')")) == [[True, True, True], [True, True, True, True]]
+    assert page.eval("others['language-filter-box'].style.display") == "block"
+
+
+def test_a_link_can_carry_the_filter():
+    page = _page("#language=Hindi")
+    assert json.loads(page.eval("state()")) == [[False, True, False], [True, False, True, False]]
+    assert page.eval("others['language-filter-note'].textContent").startswith("showing languages matching")
