@@ -5,6 +5,7 @@ user's file."""
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 import quickjs
 
 from benchmark.pricing.book import price_book
-from benchmark.report.compare import production_tokenizers
+from benchmark.report.view import ReportView
 from benchmark.report.decision_section import decision
 from benchmark.report.filter_box import SCRIPT, filter_attributes, header_attributes
 from benchmark.report.script_summary import script_premium_table
@@ -41,7 +42,7 @@ def _table(found, key):
 
 
 def test_the_cheapest_model_per_language_is_the_least_money_for_its_tokens(results, prices):
-    found = decision(results, production_tokenizers(results), prices=prices)
+    found = decision(results, ReportView.of(results).production, prices=prices)
     table = _table(found, "cheapest_priced")
     rows = {(row.tokenizer, row.language): row for row in results.rows}
     price = {"tiktoken/o200k_base": 0.10, "llama/llama4": 0.17, "qwen/qwen": 0.05}
@@ -59,25 +60,25 @@ def test_the_cheapest_model_per_language_is_the_least_money_for_its_tokens(resul
 
 
 def test_the_roomiest_model_skips_models_without_a_window(results, prices):
-    found = decision(results, production_tokenizers(results), prices=prices)
+    found = decision(results, ReportView.of(results).production, prices=prices)
     table = _table(found, "roomiest_window")
     assert {cells[2] for cells in table.rows} == {"llama/llama4"}
     assert all(cells[3] == "10M tokens" for cells in table.rows)
 
 
 def test_money_per_tokenizer_names_the_cheapest_model_of_each(results, prices):
-    table = _table(decision(results, production_tokenizers(results), prices=prices), "money_per_tokenizer")
+    table = _table(decision(results, ReportView.of(results).production, prices=prices), "money_per_tokenizer")
     assert table.headers == ("language", "tiktoken/o200k_base: cheap-o200k ($0.10/M input tokens)",
                              "llama/llama4: scout ($0.17/M input tokens)", "qwen/qwen: qwen-small ($0.050/M input tokens)")
 
 
 def test_results_without_models_have_no_decision_section(results):
     assert price_book(results).models == {}
-    assert decision(results, production_tokenizers(results)) is None
+    assert decision(results, ReportView.of(results).production) is None
 
 
 def test_the_script_summary_is_the_median_premium_of_each_script(results):
-    tokenizers = production_tokenizers(results)
+    tokenizers = ReportView.of(results).production
     table = script_premium_table(results, tokenizers)
     scripts = {cells[0]: cells for cells in table.rows}
     assert set(scripts) == {"Devanagari (Deva)", "Ethiopic (Ethi)", "Latin (Latn)", "Hangul (Hang)",
@@ -147,3 +148,40 @@ def test_a_link_can_carry_the_filter():
     page = _page("#language=Hindi")
     assert json.loads(page.eval("state()")) == [[False, True, False], [True, False, True, False]]
     assert page.eval("others['language-filter-note'].textContent").startswith("showing languages matching")
+
+
+# ------------------------------------------------------------------ README.md and index.html lead with it
+
+
+@pytest.fixture()
+def rendered(results, prices, tmp_path, monkeypatch):
+    from benchmark.report import decision_section, write_reports
+
+    book = price_book(results, prices=prices)
+    monkeypatch.setattr(decision_section, "price_book", lambda _results, prices=None: book)
+    write_reports(results, tmp_path, plots=False)
+    return (tmp_path / "README.md").read_text(encoding="utf-8"), (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_readme_and_page_lead_with_the_decision(rendered):
+    readme, page = rendered
+    sections = [line for line in readme.splitlines() if line.startswith("## ")]
+    assert sections[:2] == ["## Which model to use for each language", "## Findings"]
+    assert readme.index("### The cheapest model per language, in money") < readme.index("## Findings")
+    assert "Money and context are derived from the token counts, not measured" in readme.split(
+        "## How the figures were measured")[1]
+    assert page.index('<h2 id="decision">') < page.index('<h2 id="findings">')
+    assert page.index('id="language-filter"') < page.index('<h2 id="decision">')
+
+
+def test_every_table_with_languages_opts_into_the_filter(rendered):
+    _, page = rendered
+    tables = re.findall(r'<table class="sortable"([^>]*)><thead><tr>(.*?)</tr>', page)
+    assert tables
+    for attributes, head in tables:
+        headers = re.findall(r"<th[^>]*>(.*?)</th>", head)
+        if "language" in headers[0] or "language" in headers[1:2]:
+            assert re.search(r'data-filter="\d"', attributes), headers
+        elif 'data-language="' in head:
+            assert attributes == ' data-filter="columns"', headers
+    assert sum('data-filter="' in attributes for attributes, _ in tables) >= 5

@@ -31,7 +31,9 @@ def _label(results: Results, code: str) -> str:
 
 def _plain(text: str) -> str:
     """Text from files (model and language names) with control characters shown, not obeyed."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    from benchmark.escaping import terminal_text
+
+    return terminal_text(text)
 
 
 def _models_line(names: Sequence[str]) -> str:
@@ -126,7 +128,7 @@ def answer_for(text: str, results_path: Path, *, prices: Path | None = None) -> 
     from benchmark.corpora import bundled_languages, bundled_names
     from benchmark.corpora.languages import resolve_code_or_name
     from benchmark.pricing.book import price_book
-    from benchmark.report.compare import production_tokenizers
+    from benchmark.report.view import ReportView
     from benchmark.results.rows import load_results
 
     if not results_path.exists():
@@ -142,5 +144,5 @@ def answer_for(text: str, results_path: Path, *, prices: Path | None = None) -> 
                              f"({len(present)} languages); measure it with `python -m benchmark run --languages "
                              f"{bundled}`, then `cost {bundled} --results <its folder>/results.json`") from None
     book = price_book(results, prices=prices)
-    return render_answer(results, language, book.models, book.listings, tokenizers=production_tokenizers(results),
+    return render_answer(results, language, book.models, book.listings, tokenizers=ReportView.of(results).production,
                          results_name=str(results_path))

@@ -6,6 +6,7 @@ section: the report then starts with its findings, as before.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,23 @@ def decision(results: Results, tokenizers: list[str], *, prices: Path | None = N
              "are derived from the counts with the price source named in each row; the tables after this section "
              "are the counts themselves.")
     return Decision(intro, tables, methods_sentence(results, book, tokenizers))
+
+
+def leading_decision(results: Results, *, prices: Path | None = None) -> Decision | None:
+    """`decision` over the run's production tokenizers, in report order."""
+    from benchmark.report.view import ReportView
+
+    return decision(results, ReportView.of(results).production, prices=prices)
+
+
+def escaped_table(table: Table) -> Table:
+    """The table with every cell and header as literal Markdown text (model and provider names may
+    come from the user's prices file)."""
+    from benchmark.escaping import markdown_text
+
+    return dataclasses.replace(table, headers=tuple(markdown_text(h) for h in table.headers),
+                               rows=tuple(tuple(markdown_text(c) for c in row) for row in table.rows),
+                               note=markdown_text(table.note))
 
 
 def _languages(results: Results) -> list[str]:

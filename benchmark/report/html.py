@@ -9,12 +9,20 @@ from __future__ import annotations
 import base64
 import dataclasses
 import html
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from benchmark.report.catalogue import RenderedPlot, caption_of
+from benchmark.report.decision_section import KEY as DECISION_KEY
+from benchmark.report.decision_section import TITLE as DECISION_TITLE
+from benchmark.report.decision_section import leading_decision
+from benchmark.report.filter_box import BOX as FILTER_BOX
+from benchmark.report.filter_box import CSS as FILTER_CSS
+from benchmark.report.filter_box import SCRIPT as FILTER_SCRIPT
+from benchmark.report.filter_box import filter_attributes, header_attributes
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.sections import report_sections
+from benchmark.report.naming import language_label
 from benchmark.report.tables import SKIPPED, Table, all_rows_table
 from benchmark.report.token_examples import CSS as TOKEN_CSS
 from benchmark.report.token_examples import token_examples_html
@@ -82,11 +90,13 @@ def _header(text: str) -> str:
     return html.escape(text)
 
 
-def _table_html(table: Table, *, tall: bool = False, heading: str = "h3") -> str:
+def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", languages: Collection[str] = ()) -> str:
+    """`languages`: the run's language labels, so the filter box can narrow the table to them."""
     esc = html.escape
     numeric = table.numeric or (False,) * len(table.headers)
     head = "".join(
-        f'<th class="num">{_header(h)}</th>' if n else f"<th>{_header(h)}</th>" for h, n in zip(table.headers, numeric)
+        f'<th class="num"{header_attributes(h, languages)}>{_header(h)}</th>' if n
+        else f"<th{header_attributes(h, languages)}>{_header(h)}</th>" for h, n in zip(table.headers, numeric)
     )
     body = []
     for row in table.rows:
@@ -106,7 +116,8 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3") -> str
     scroll = "scroll tall" if tall else "scroll"
     return (
         f'<{heading} id="{esc(table.key)}">{esc(table.title)}</{heading}>\n'
-        f'<div class="{scroll}"><table class="sortable"><thead><tr>{head}</tr></thead>\n'
+        f'<div class="{scroll}"><table class="sortable"{filter_attributes(table.headers, languages)}><thead><tr>{head}'
+        "</tr></thead>\n"
         f"<tbody>\n" + "\n".join(body) + f"\n</tbody></table></div>\n{note}\n"
     )
 
@@ -124,7 +135,15 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
     esc = html.escape
     findings = "\n".join(f"<li>{esc(sentence)}</li>" for sentence in compute_findings(results))
     drawn = {plot.spec.name: plot for plot in plots}
-    body, nav = [], ['<a href="#findings">Findings</a>']
+    labels = {language_label(results, row.language) for row in results.rows}
+    body, nav = [], []
+    leading = leading_decision(results)  # the decision first: which model, and why
+    if leading is not None:
+        nav.append(f'<a href="#{DECISION_KEY}">{esc(DECISION_TITLE)}</a>')
+        body.append(f'<h2 id="{DECISION_KEY}">{esc(DECISION_TITLE)}</h2>\n<p>{esc(leading.intro)}</p>')
+        body += [_table_html(table, languages=labels) for table in leading.tables]
+    lead_html, body = "\n".join(body), []
+    nav.append('<a href="#findings">Findings</a>')
     for section in report_sections(results):
         shown = [drawn[name] for name in section.plots if name in drawn]
         as_text = token_examples_html(results) if section.key == "examples" else ""
@@ -134,8 +153,8 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
         body.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>\n<p>{esc(section.intro)}</p>')
         body += [_figure_html(plot, results) for plot in shown]
         body += [as_text] if as_text else []
-        body += [_table_html(table) for table in section.tables]
-    all_rows = _table_html(all_rows_table(results), tall=True, heading="h2")
+        body += [_table_html(table, languages=labels) for table in section.tables]
+    all_rows = _table_html(all_rows_table(results), tall=True, heading="h2", languages=labels)
     record = results.record
     record_items = [("Date", record.date)]
     if record.package_versions:
@@ -156,13 +175,15 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}</style>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}</style>
 </head>
 <body>
 <main>
 <h1>Token cost by language</h1>
 <p class="meta">{esc(run_summary(results))}</p>
 <nav>{"".join(nav)}</nav>
+{FILTER_BOX}
+{lead_html}
 <h2 id="findings">Findings</h2>
 <ul class="findings">
 {findings}
@@ -174,10 +195,11 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
 language: <a href="summaries.csv">summaries.csv</a>; with the run record: <a href="results.json">results.json</a>.{pairwise_link}</p>
 <h2 id="methods">How the figures were measured</h2>
 <p>{esc(methods_paragraph(results))}</p>
+{f"<p>{esc(leading.methods)}</p>" if leading is not None else ""}
 <h2 id="record">Run record</h2>
 <dl class="record">{record_html}</dl>
 </main>
-<script>{SORT_SCRIPT}</script>
+<script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>
 </body>
 </html>
 """

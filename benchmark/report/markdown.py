@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from benchmark.escaping import markdown_text
 from benchmark.report.catalogue import PlotSpec, caption_of
+from benchmark.report.decision_section import TITLE as DECISION_TITLE
+from benchmark.report.decision_section import escaped_table, leading_decision
 from benchmark.report.escaped import markdown_results
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
@@ -33,9 +36,14 @@ def to_markdown(table: Table) -> str:
 
 def render_markdown(results: ReportView, plots: Sequence[PlotSpec]) -> str:
     """The whole README.md. `plots` are the figures written under plots/ (empty: no figures)."""
+    leading = leading_decision(results)  # the decision first: which model, and why (escaped below)
     results = ReportView.of(markdown_results(results))  # every outside text as literal text, not markup
     drawn = {info.name: info for info in plots}
-    parts = ["# Token cost by language: results", "", run_summary(results), "", "## Findings", ""]
+    parts = ["# Token cost by language: results", "", run_summary(results), ""]
+    if leading is not None:
+        parts += [f"## {DECISION_TITLE}", "", leading.intro, ""]
+        parts += [to_markdown(escaped_table(table)) for table in leading.tables]
+    parts += ["## Findings", ""]
     parts += [f"- {sentence}" for sentence in compute_findings(results)]
     parts.append("")
     for section in report_sections(results):
@@ -47,7 +55,8 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec]) -> str:
             parts += [f"![{info.title}](plots/{info.name}.png)", "",
                       f"{caption_of(info, results)} ([SVG](plots/{info.name}.svg))", ""]
         parts += [to_markdown(table) for table in section.tables]
-    parts += ["## How the figures were measured", "", methods_paragraph(results), "",
+    money = [markdown_text(leading.methods), ""] if leading is not None else []
+    parts += ["## How the figures were measured", "", methods_paragraph(results), "", *money,
               "Every row at full precision: [results.csv](results.csv); one line per tokenizer over every language: "
               "[summaries.csv](summaries.csv); with the run record: [results.json](results.json)."
               + (" Each language's ratio of token totals between two production tokenizers, with its interval: "

@@ -19,6 +19,7 @@ from benchmark.report.tokenizer_tables import (
     vocabulary_table,
     word_tables,
 )
+from benchmark.report.script_summary import script_of_language, script_premium_table
 from benchmark.report.tables import (
     Table,
     bytes_per_token_table,
@@ -48,6 +49,15 @@ def trained_tokenizers(results: ReportView) -> list[str]:
     return list(results.openai_pair or ()) + others if others else []
 
 
+def _by_script(results: ReportView) -> Table:
+    """The median premium per script, once some script has several languages (else it would repeat
+    the premium table)."""
+    scripts = [script_of_language(results, code) for code in {row.language for row in results.rows}]
+    if len(scripts) == len(set(scripts)):
+        return Table("script_premium", "", ("script",), ())
+    return script_premium_table(results, results.production)
+
+
 def report_sections(results: ReportView) -> list[Section]:
     """The sections that have something to show, in reading order."""
     trained = trained_tokenizers(results)
@@ -58,7 +68,7 @@ def report_sections(results: ReportView) -> list[Section]:
             "Tokens per sentence and the premium over the reference language on every production tokenizer the run "
             "measured, and the cheapest model for each language.", plots_in("cost"),
             tuple(t for t in (production_cost_table(results), production_premium_table(results),
-                              cheapest_table(results)) if t.rows)))
+                              cheapest_table(results), _by_script(results)) if t.rows)))
     if len(by_gini(results)) >= 2:
         sections.append(Section(
             "fairness", "How evenly each tokenizer charges the languages",
