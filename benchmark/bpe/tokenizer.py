@@ -35,8 +35,8 @@ from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import PATTERNS, bounded_findall, compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
 from benchmark.bpe.sweeps import TrainingConstructors, check_texts
-from benchmark.bpe.tables import (MAX_SPECIAL_GAP, as_merges, as_token_id, first_byte_id, layout_special_ids, tables_from_merges,
-                                  tables_from_ranks)
+from benchmark.bpe.tables import (MAX_SPECIAL_GAP, as_merges, as_token_id, first_byte_id, layout_special_ids,
+                                  tables_from_merges, tables_from_ranks)
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 

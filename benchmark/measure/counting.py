@@ -188,8 +188,8 @@ def row_intervals(cells: Sequence[tuple[Counts, Counts | None]]) -> list[dict[st
                       (counts.whole_words_per_line, counts.words_per_line)]
             owners += [(k, "fertility"), (k, "whole_word_rate")]
     out: list[dict[str, tuple[float, float] | None]] = [{} for _ in cells]
-    for (k, name), interval in zip(owners, metrics.ratio_cis(pairs)):
-        out[k][name] = interval
+    for (k, name), interval, (values, over) in zip(owners, metrics.ratio_cis(pairs), pairs):
+        out[k][name] = metrics.containing(interval, metrics.ratio(sum(values), sum(over)))
     return out
 
 

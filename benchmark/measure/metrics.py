@@ -13,6 +13,7 @@ Example, two sentences encoded into 3 and 5 tokens, 10 and 14 bytes:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -131,6 +132,15 @@ def ratio_cis(
                 low, high = np.quantile(tokens[keep] / reference[keep], [tail, 1.0 - tail])
                 out[index] = (float(low), float(high))
     return out
+
+
+def containing(bounds: tuple[float, float] | None, estimate: float | None) -> tuple[float, float] | None:
+    """An interval widened, if need be, to hold its estimate. subtle: the bootstrap's sums and the
+    estimate's are computed apart, and where every resample gives the estimate (two lines, say)
+    float rounding can put the low end a hair above it (0.18577075098814233 > 0.1857707509881423)."""
+    if bounds is None or estimate is None or not math.isfinite(estimate):
+        return bounds
+    return (min(bounds[0], estimate), max(bounds[1], estimate))
 
 
 def resampled_sums(columns, *, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,

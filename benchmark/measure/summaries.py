@@ -71,7 +71,7 @@ def build_summaries(tokenizers: Sequence[Adapter | NotBuilt], languages: Sequenc
             **fields,
             **{f"{name}_ci_{end}": (bounds[k] if bounds else None)
                for name in ("gini", "worst_to_best", "mean_premium")
-               for bounds in [ci.get(name)] for k, end in enumerate(("low", "high"))},
+               for bounds in [metrics.containing(ci.get(name), fields[name])] for k, end in enumerate(("low", "high"))},
             renyi_efficiency=metrics.renyi_efficiency(pooled.values(), vocab_size=tokenizer.vocab_size),
             n_partial_char_entries=vocabulary.n_partial_char_entries if vocabulary else None,
             n_entries_checked=vocabulary.n_entries_checked if vocabulary else None,

@@ -118,6 +118,7 @@ def plot_style() -> Iterator[None]:
         "svg.fonttype": "path",  # glyphs as outlines: the SVG draws the same without the fonts
         "figure.dpi": PNG_DPI,
         "axes.titleweight": "bold",
+        "text.parse_math": False,  # labels are names ("a|b$x^$.json"), never mathtext
     }
     # The CJK font has no bold face: matplotlib logs a fallback to regular for every bold title.
     font_log = logging.getLogger("matplotlib.font_manager")

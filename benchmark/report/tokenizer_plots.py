@@ -98,7 +98,9 @@ def plot_fairness(results: ReportView):
         if s.tokenizer in lossy:
             bar[0].set_hatch("////")
         if s.gini_ci_low is not None:
-            ax.errorbar(s.gini, y, xerr=[[s.gini - s.gini_ci_low], [s.gini_ci_high - s.gini]], fmt="none",
+            # max(0, ...): a results.json of an older run may hold an interval a rounding off its estimate
+            below, above = max(0.0, s.gini - s.gini_ci_low), max(0.0, s.gini_ci_high - s.gini)
+            ax.errorbar(s.gini, y, xerr=[[below], [above]], fmt="none",
                         ecolor="0.2", elinewidth=1, capsize=2)
     ax.set_yticks(ys, [s.tokenizer for s in ranked], fontsize=8)
     for label in ax.get_yticklabels():
