@@ -170,3 +170,29 @@ def test_a_run_without_mixes_or_summaries_has_no_such_sections():
     keys = [section.key for section in report_sections(old)]
     assert "mixes" not in keys and "fairness" not in keys
     assert not [s for s in compute_findings(old) if re.match("The training data|Over the .* languages", s)]
+
+
+def test_the_cheapest_model_is_tied_when_the_interval_of_its_lead_holds_one(results):
+    # The fixture predates pairwise ratios: the table has no such column. Given the pair's
+    # interval, it says "tied" when the interval holds 1, and gives the interval when not.
+    import dataclasses
+
+    from benchmark.results.pairwise import PairwiseRatio
+
+    assert cheapest_table(results).headers[-1] == "most / fewest"
+    costs = [cost for cost in cheapest_models(results) if cost.runner_up is not None][:2]
+    assert len(costs) == 2
+
+    def pair(cost, low, high):
+        first, other = cost.cheapest[0], cost.runner_up
+        return PairwiseRatio(cost.language, other.tokenizer, first.tokenizer, other.n_tokens, first.n_tokens,
+                             other.n_tokens / first.n_tokens, low, high)  # stored the other way round
+
+    paired = ReportView.of(dataclasses.replace(results, pairwise=(pair(costs[0], 0.98, 1.03), pair(costs[1], 1.05, 1.10))))
+    table = cheapest_table(paired)
+    assert table.headers[-1] == "fewest / next (95% interval)"
+    cells = {row[0]: row[-1] for row in table.rows}
+    assert cells[language_label(paired, costs[0].language)] == f"tied with {costs[0].runner_up.tokenizer}"
+    ratio = costs[1].cheapest[0].n_tokens / costs[1].runner_up.n_tokens
+    assert cells[language_label(paired, costs[1].language)] == (
+        f"{ratio:.3f}x {costs[1].runner_up.tokenizer} ({1 / 1.10:.3f}-{1 / 1.05:.3f})")

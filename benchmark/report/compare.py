@@ -21,6 +21,7 @@ class LanguageCost:
     language: str
     cheapest: list[ResultRow]  # tied to one decimal of tokens per sentence
     dearest: ResultRow
+    runner_up: ResultRow | None = None  # the fewest tokens after the cheapest ones
 
     @property
     def spread(self) -> float:
@@ -42,7 +43,9 @@ def cheapest_models(results: ReportView) -> list[LanguageCost]:
         best = min(rows, key=lambda row: (row.n_tokens, row.tokenizer))
         tied = sorted((row for row in rows if f"{row.tokens_per_sentence:.1f}" == f"{best.tokens_per_sentence:.1f}"),
                       key=lambda row: row.tokenizer)
-        found.append(LanguageCost(language, tied, max(rows, key=lambda row: (row.n_tokens, row.tokenizer))))
+        others = sorted((row for row in rows if row not in tied), key=lambda row: (row.n_tokens, row.tokenizer))
+        found.append(LanguageCost(language, tied, max(rows, key=lambda row: (row.n_tokens, row.tokenizer)),
+                                  others[0] if others else None))
     return found
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmark.escaping import markdown_text
+from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RunRecord, from_plain
 from benchmark.results.rows import ResultRow, Results, TokenizerSummary
 
@@ -36,4 +37,5 @@ def markdown_results(results: Results) -> Results:
     rows = tuple(ResultRow(**row) for row in escaped["rows"])
     record = RunRecord.from_dict(escaped["record"])
     summaries = from_plain(tuple[TokenizerSummary, ...], escaped["summaries"], "summaries")
-    return Results(rows=rows, record=record, summaries=summaries)
+    pairwise = from_plain(tuple[PairwiseRatio, ...], escaped["pairwise"], "pairwise")
+    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise)

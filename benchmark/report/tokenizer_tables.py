@@ -33,6 +33,7 @@ from benchmark.report.tables import (
     tokens_per_sentence_table,
 )
 from benchmark.report.view import ReportView
+from benchmark.results.pairwise import ratio_between
 
 
 def production_cost_table(results: ReportView) -> Table:
@@ -50,20 +51,34 @@ def production_premium_table(results: ReportView) -> Table:
 
 def cheapest_table(results: ReportView) -> Table:
     """Per language: the production tokenizer(s) with the fewest tokens, the one with the most,
-    and how many times more the dearest costs."""
-    rows = []
+    and how many times more the dearest costs; with pairwise intervals (results format 4), whether
+    the cheapest is really cheaper than the next: "tied" when the interval of their ratio holds 1."""
+    rows, paired = [], bool(results.pairwise)
     for cost in cheapest_models(results):
-        rows.append((language_label(results, cost.language),
-                     ", ".join(row.tokenizer for row in cost.cheapest),
-                     fmt_one_decimal(cost.cheapest[0].tokens_per_sentence),
-                     cost.dearest.tokenizer, fmt_one_decimal(cost.dearest.tokens_per_sentence),
-                     f"{cost.spread:.2f}x"))
+        row = (language_label(results, cost.language), ", ".join(row.tokenizer for row in cost.cheapest),
+               fmt_one_decimal(cost.cheapest[0].tokens_per_sentence),
+               cost.dearest.tokenizer, fmt_one_decimal(cost.dearest.tokens_per_sentence), f"{cost.spread:.2f}x")
+        rows.append(row + ((_against_next(results, cost),) if paired else ()))
     return Table("cheapest_models", "The cheapest model per language",
                  ("language", "fewest tokens", "tokens / sentence", "most tokens", "tokens / sentence",
-                  "most / fewest"), tuple(rows),
+                  "most / fewest") + (("fewest / next (95% interval)",) if paired else ()), tuple(rows),
                  note="Among the production tokenizers that give every sentence back (99% or more); models whose "
-                 "figures round to the same tenth are named together.",
-                 numeric=(False, False, True, False, True, True))
+                 "figures round to the same tenth are named together."
+                 + (" Fewest / next: the cheapest's tokens over the next cheapest's, with its paired bootstrap "
+                    "interval; tied when that interval holds 1." if paired else ""),
+                 numeric=(False, False, True, False, True, True) + ((False,) if paired else ()))
+
+
+def _against_next(results: ReportView, cost) -> str:
+    if cost.runner_up is None:
+        return ""
+    found = ratio_between(results.pairwise, cost.language, cost.cheapest[0].tokenizer, cost.runner_up.tokenizer)
+    if found is None:
+        return ""
+    ratio, low, high = found
+    if low <= 1 <= high:
+        return f"tied with {cost.runner_up.tokenizer}"
+    return f"{ratio:.3f}x {cost.runner_up.tokenizer} ({low:.3f}-{high:.3f})"
 
 
 def _interval(value: float | None, low: float | None, high: float | None, digits: int = 3) -> str:
