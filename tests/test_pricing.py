@@ -7,6 +7,7 @@ import csv
 import dataclasses
 import datetime as dt
 import io
+import json
 import re
 import subprocess
 import sys
@@ -33,6 +34,13 @@ ON = dt.date(2026, 12, 1)
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """The listings cache in a scratch folder, not the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "tokencost" / "prices"
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +87,21 @@ def test_every_listing_resolves_and_prices_as_the_database_own_calculator():
         info = next(m for m in provider.models if m.id == entry)
         price = info.calc_price(Usage(input_tokens=1_000_000), provider, genai_request_timestamp=moment)
         assert Decimal(str(listing.input_usd_per_mtok)) == price.input_price, row["model"]
+
+
+def test_listings_are_cached_by_version_file_and_date(own_cache, monkeypatch):
+    first = database_listings(ON)
+    [cached] = own_cache.iterdir()
+    # The second read comes from the cache alone: the database is not asked.
+    monkeypatch.setattr("benchmark.pricing.listings.lookup", lambda *a, **k: pytest.fail("read the database"))
+    assert database_listings(ON) == first
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(own_cache.parents[1]))
+    cached.write_text("{damaged", encoding="utf-8")
+    assert database_listings(ON) == first  # a damaged entry is read again from the database
+    json.loads(cached.read_text(encoding="utf-8"))  # and written back whole
+    later = database_listings(dt.date(2026, 6, 1))  # another date is another entry
+    assert len(list(own_cache.iterdir())) == 2 and later["gpt-4o"].source.endswith("2026-06-01")
 
 
 def test_a_listing_the_database_lacks_is_one_error_naming_it():

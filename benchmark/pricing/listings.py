@@ -18,14 +18,18 @@ one line naming the file and line.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
+import hashlib
 import io
+import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.errors import BenchmarkError
-from benchmark.pricing.database import Listing, lookup
+from benchmark.fileio import atomic_write_text
+from benchmark.pricing.database import Listing, database_label, lookup
 
 LISTINGS_FILE = Path(__file__).with_name("listings.csv")
 USER_COLUMNS = ("model", "input_usd_per_mtok", "context_window", "tokenizer", "provider")
@@ -37,13 +41,38 @@ class UserPrice:
     tokenizer: str | None  # for a model the models file does not list
 
 
-def database_listings(on: dt.date, *, path: Path = LISTINGS_FILE) -> dict[str, Listing]:
-    """Every model of listings.csv priced from the database as on `on`, by model name."""
+def database_listings(on: dt.date, *, path: Path = LISTINGS_FILE, cache_dir: Path | None = None) -> dict[str, Listing]:
+    """Every model of listings.csv priced from the database as on `on`, by model name.
+
+    Reading the database's data takes half a second (more on a busy machine), so the listings are
+    kept in the cache folder under a key of the database's version, listings.csv's bytes and the
+    date: the same three give the same listings, and any change reads the database again."""
+    data = path.read_bytes()
+    key = hashlib.sha256(f"{database_label()}|{on.isoformat()}|".encode() + data).hexdigest()[:20]
+    cached = _cache_file(cache_dir, key)
+    if cached is not None and cached.is_file():
+        try:
+            return {row["model"]: Listing(**row) for row in json.loads(cached.read_text(encoding="utf-8"))}
+        except (OSError, ValueError, TypeError, KeyError):
+            pass  # a damaged cache entry is read again from the database below
     found = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            found[row["model"]] = lookup(row["model"], row["provider"], row["entry"] or "", on=on)
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
+        found[row["model"]] = lookup(row["model"], row["provider"], row["entry"] or "", on=on)
+    if cached is not None:
+        try:
+            atomic_write_text(cached, json.dumps([dataclasses.asdict(listing) for listing in found.values()]))
+        except OSError:
+            pass  # a read-only cache only costs the next call its half second
     return found
+
+
+def _cache_file(cache_dir: Path | None, key: str) -> Path | None:
+    from benchmark.adapters.cache import cache_root
+
+    try:
+        return cache_root(cache_dir) / "prices" / f"listings-{key}.json"
+    except (OSError, RuntimeError):  # no home folder to find the default in
+        return None
 
 
 def listing_reasons(*, path: Path = LISTINGS_FILE) -> dict[str, str]:
