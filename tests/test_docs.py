@@ -9,6 +9,7 @@
 - A ```bash block whose commands start with `$ ` is a transcript: each command is run and its
   output must be the lines printed under it, exactly.
 - Every fence names its language, so no block slips past this test unread.
+- Every `--option` named in the prose is one some verb takes (`--corpus-dir` became `--corpus`).
 - Every module path (`benchmark/measure/plan.py`, `tests/test_cli.py`) and dotted name
   (`benchmark.results.load_results`) the pages name exists, and README's layout names every
   package and top-level module of `benchmark/`, each file it lists where it says.
@@ -174,6 +175,34 @@ def test_shell_commands_are_split_as_a_shell_would():
         [".", ".venv/bin/activate"], ["python", "-m", "benchmark", "list", "--cache-dir", "c"]]
     assert shell_commands("$ python -m benchmark list\na  1\nb  2\n") == [
         (["python", "-m", "benchmark", "list"], ["a  1", "b  2"])]
+
+
+OTHER_PROGRAMS = {"pip", "pytest", "dask", "valgrind", "python3", "git"}
+
+
+def cli_options() -> set[str]:
+    """Every `--option` some verb takes (an old spelling kept only to name the new one is not one)."""
+    import argparse
+
+    from benchmark.cli.parser import build_parser
+
+    (verbs,) = [action for action in build_parser()._actions if isinstance(action, argparse._SubParsersAction)]
+    return {option for parser in verbs.choices.values() for action in parser._actions
+            if action.help != argparse.SUPPRESS for option in action.option_strings if option.startswith("--")}
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=[path.name for path in DOC_FILES])
+def test_every_option_the_prose_names_exists(path):
+    known = cli_options()
+    prose = FENCE.sub("", path.read_text(encoding="utf-8"))
+    unknown = set()
+    for span in re.findall(r"`([^`\n]+)`", prose):
+        words = span.split()
+        if not words or words[0] in OTHER_PROGRAMS or (words[0] == "python" and words[1:3] != ["-m", "benchmark"]):
+            continue  # another program's options
+        unknown |= {option for option in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", span)
+                    if option not in known and not option.startswith("--benchmark-")}  # pytest-benchmark's own
+    assert not unknown, f"{path.relative_to(ROOT)} names options no verb takes: {sorted(unknown)}"
 
 
 PATH = re.compile(r"(?<![\w/.-])((?:benchmark|tests|corpora|docs)/[\w./*-]*[\w*/])")
