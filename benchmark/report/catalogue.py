@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmark.report import many_languages, tokenizer_plots, plots, token_boundaries
+from benchmark.report import hangul_first, many_languages, tokenizer_plots, plots, token_boundaries
 from benchmark.report.analysis import has_yardstick_ratios
 from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import join_words, language_label
@@ -69,6 +69,14 @@ PLOTS = (
         "OpenAI's two vocabularies as reference points (markers) and parity with the reference dashed. English "
         "first in the training text makes every other language pay more; parity-aware merges close the gap.",
         tokenizer_plots.plot_mix_premium, "mixes",
+    ),
+    PlotSpec(
+        "korean_by_size",
+        "Korean: Hangul syllables first, or frequency merges?",
+        "Korean's premium over the reference (left, 95% interval shaded) and the share of its tokens that are part "
+        "of a character (right) at each size, for our BPE trained balanced, parity-aware and with every Hangul "
+        "syllable bound first, and HF's parity-aware trainer (dotted); the same training text for all.",
+        hangul_first.plot_korean_by_size, "mixes",
     ),
     PlotSpec(
         "gini_by_size",

@@ -6,6 +6,7 @@ any output). Nothing here computes a figure the tables or plots also need.
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
+from benchmark.report.hangul_first import hangul_first_sentence
 from benchmark.report.analysis import (
     FLAT_GAIN_PER_DOUBLING,
     SPEED_TIE_SHARE,
@@ -38,6 +39,7 @@ def compute_findings(results: ReportView) -> list[str]:
         _cheapest_sentence(results),
         _fairness_sentence(results),
         _mix_sentence(results),
+        hangul_first_sentence(results),
         _words_sentence(results),
         _openai_sentence(results),
         *_flattening_sentences(results),
