@@ -206,7 +206,7 @@ def test_the_same_tokenizer_at_the_same_price_is_tied_and_a_higher_price_is_not_
     assert leader.next_best is None and leader.lead is None
 
 
-def test_other_tokenizers_are_tied_when_their_intervals_overlap(results, my_prices):
+def test_without_pairwise_ratios_other_tokenizers_are_tied_when_their_intervals_overlap(results, my_prices):
     best = _figure(results, my_prices, "cheap-o200k", "hin_Deva")
     low, high = best.premium_ci_low / best.premium, best.premium_ci_high / best.premium
     assert low < 1 < high
@@ -215,14 +215,40 @@ def test_other_tokenizers_are_tied_when_their_intervals_overlap(results, my_pric
     # Just inside the overlap, then just outside it.
     inside = best.devtest_usd * high / r_low * 0.999
     outside = best.devtest_usd * high / r_low * 1.001
-    tied = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=inside)])
+    tied = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=inside)], pairwise=())
     assert [t.model for t in tied.tied] == ["roomy-llama4"] and tied.next_best is None
-    ahead = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=outside)])
+    ahead = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=outside)], pairwise=())
     assert ahead.tied == () and ahead.next_best.model == "roomy-llama4"
     value, lead_low, lead_high = ahead.lead
     assert value == pytest.approx(outside / best.devtest_usd)
     assert lead_low == pytest.approx(outside * r_low / (best.devtest_usd * high)) and lead_low > 1
     assert lead_high == pytest.approx(outside * r_high / (best.devtest_usd * low))
+
+
+def test_with_pairwise_ratios_a_tie_is_the_paired_interval_including_1(results, my_prices):
+    from benchmark.results.pairwise import ratio_between
+
+    assert results.pairwise, "the fixture carries pairwise ratios (results format 4)"
+    best = _figure(results, my_prices, "cheap-o200k", "kor_Hang")
+    rival = _figure(results, my_prices, "roomy-llama4", "kor_Hang")
+    tokens, low, high = ratio_between(results.pairwise, "kor_Hang", "llama/llama4", "tiktoken/o200k_base")
+    assert low < tokens < high
+    # The rival's cost over the best's is tokens x prices; pick prices that put 1 just inside, then outside.
+    for factor, is_tied in ((0.999, True), (1.001, False)):
+        cost = best.devtest_usd * factor * tokens / low
+        found = decision.cheapest([best, dataclasses.replace(rival, devtest_usd=cost)], results.pairwise)
+        assert bool(found.tied) is is_tied
+        if not is_tied:
+            value, lead_low, lead_high = found.lead
+            assert value == pytest.approx(cost / best.devtest_usd)
+            assert lead_low == pytest.approx(factor) and lead_high == pytest.approx(factor * high / low)
+    # A window: the roomier model's lead over the other is the windows' ratio over the tokens' ratio.
+    room = decision.roomiest([best, rival], results.pairwise)
+    assert room.best.model == "roomy-llama4" and room.next_best.model == "cheap-o200k"
+    value, lead_low, lead_high = room.lead
+    windows = 1_000_000 / 100_000
+    assert value == pytest.approx(windows / tokens)
+    assert (lead_low, lead_high) == (pytest.approx(windows / high), pytest.approx(windows / low))
 
 
 def test_the_roomiest_window_holds_the_most_sentences(results, my_prices):

@@ -13,7 +13,7 @@ from pathlib import Path
 from benchmark.errors import BenchmarkError
 
 from benchmark.pricing.database import Listing
-from benchmark.pricing.decision import TIE_RULE, Leader, cheapest, roomiest
+from benchmark.pricing.decision import Leader, cheapest, roomiest, tie_rule
 from benchmark.pricing.figures import MIN_ROUNDTRIP, ModelFigures, model_figures, reference_words, unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.results.rows import Results
@@ -58,6 +58,7 @@ def _room_phrase(figures: ModelFigures, reference: str) -> str:
 
 
 def _leader_line(title: str, leader: Leader | None, phrase, *, dearer: bool) -> str:
+    """'Cheapest overall: ...', then the models tied with it, or the next one and by how much."""
     if leader is None:
         return f"{title}: no model with a {'price' if dearer else 'window'} for this language"
     line = f"{title}: {_plain(phrase(leader.best))} [{leader.best.tokenizer}]"
@@ -65,7 +66,9 @@ def _leader_line(title: str, leader: Leader | None, phrase, *, dearer: bool) -> 
         names = _plain(", ".join(f"{t.model} [{t.tokenizer}]" for t in leader.tied[:6]))
         more = f" and {len(leader.tied) - 6} more" if len(leader.tied) > 6 else ""
         line += f"\n  tied with {names}{more}"
-    if leader.next_best is not None and leader.lead is not None:
+    if leader.next_best is not None and leader.lead is None:
+        line += f"\n  next: {_plain(leader.next_best.model)} [{leader.next_best.tokenizer}]"
+    elif leader.next_best is not None:
         value, low, high = leader.lead
         interval = "" if low == high else f" (95% CI {low:.2f}-{high:.2f})"
         how = f"{value:.2f}x the leader's cost" if dearer else f"the leader holds {value:.2f}x as much"
@@ -110,16 +113,18 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
                      "  roomiest: no window for these models in the price source" if mine else
                      "  roomiest: no model with a window")
         lines.append("")
-    lines.append(_leader_line("Cheapest overall", cheapest(figures), lambda f: _cost_phrase(f, reference_name),
+    pairwise = results.pairwise
+    lines.append(_leader_line("Cheapest overall", cheapest(figures, pairwise), lambda f: _cost_phrase(f, reference_name),
                               dearer=True))
-    lines.append(_leader_line("Roomiest overall", roomiest(figures), lambda f: _room_phrase(f, reference_name),
+    lines.append(_leader_line("Roomiest overall", roomiest(figures, pairwise), lambda f: _room_phrase(f, reference_name),
                               dearer=False))
     missing = unpriced({t: models.get(t, ()) for t in tokenizers}, listings)
     if missing:
         lines.append("Not priced: " + _plain("; ".join(f"{model} ({why})" for model, why in missing.items())))
     if reference_words(results) is None:
         lines.append(f"({reference_name}-equivalent words need the reference's word counts, which these results lack)")
-    lines.append(f"{TIE_RULE[0].upper()}{TIE_RULE[1:]}.")
+    rule = tie_rule(pairwise)
+    lines.append(f"{rule[0].upper()}{rule[1:]}.")
     return "\n".join(lines) + "\n"
 
 

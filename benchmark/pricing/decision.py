@@ -2,12 +2,14 @@
 sample can tell the leader from the others.
 
 Two models on the same tokenizer count the same tokens, so their order is their prices' (or
-windows') exactly. Two tokenizers' counts carry sampling uncertainty: each model's figure gets the
-interval its tokenizer's premium has (the premium's 95% bootstrap interval over sentences, scaled
-to the figure: a cost moves with the tokens, a capacity against them), and two models are "tied"
-when their intervals overlap. Overlapping marginal intervals is a cautious test (it calls more ties
-than a paired interval of the ratio would). The reference language's premium is 1 by definition,
-with no interval; there two tokenizers are tied only when their figures are equal.
+windows') exactly. Across tokenizers the counts carry sampling uncertainty. With the results'
+pairwise ratios (a paired bootstrap over the same resampled sentences, results/pairwise.py), the
+ratio of two models' figures is the ratio of their tokenizers' tokens times the ratio of their
+prices (or windows over it), and the two are "tied" when its 95% interval includes 1. Results
+without pairwise ratios fall back to each figure's own interval (its tokenizer's premium interval,
+scaled to the figure) and call a tie when the two overlap: a cautious test, it calls more ties
+than the paired one. The reference language's premium has no interval of its own, so in that
+fallback there only equal figures tie.
 """
 
 from __future__ import annotations
@@ -16,10 +18,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from benchmark.pricing.figures import ModelFigures
+from benchmark.results.pairwise import PairwiseRatio, ratio_between
 
-TIE_RULE = ("tied: the 95% intervals of the two figures overlap (each model's interval is its tokenizer's premium "
-            "interval, scaled to the figure; two models on one tokenizer differ only by price or window, exactly; "
-            "the reference language has no interval, so there only equal figures tie)")
+PAIRED_RULE = ("tied: the 95% paired bootstrap interval of the ratio of the two figures includes 1 (the tokenizers' "
+               "ratio of tokens on the same resampled sentences, times the ratio of prices or windows; two models "
+               "on one tokenizer differ only by price or window, exactly)")
+OVERLAP_RULE = ("tied: the 95% intervals of the two figures overlap (each model's interval is its tokenizer's premium "
+                "interval, scaled to the figure; two models on one tokenizer differ only by price or window, exactly; "
+                "the reference language has no interval, so there only equal figures tie)")
+
+
+def tie_rule(pairwise: Sequence[PairwiseRatio]) -> str:
+    """The rule the results allow: paired ratios when they carry them, else overlapping intervals."""
+    return PAIRED_RULE if pairwise else OVERLAP_RULE
 
 
 @dataclass(frozen=True)
@@ -28,12 +39,12 @@ class Leader:
 
     language: str
     best: ModelFigures
-    tied: tuple[ModelFigures, ...]  # others whose interval overlaps the best's, best first
+    tied: tuple[ModelFigures, ...]  # others the sample cannot tell from the best, best first
     next_best: ModelFigures | None  # the first model clearly behind on another tokenizer, if any
     lead: tuple[float, float, float] | None  # how far ahead the best is of next_best (>= 1), with bounds
 
 
-def _interval(figures: ModelFigures, value: float, *, grows_with_tokens: bool) -> tuple[float, float]:
+def _own_interval(figures: ModelFigures, value: float, *, grows_with_tokens: bool) -> tuple[float, float]:
     premium, low, high = figures.premium, figures.premium_ci_low, figures.premium_ci_high
     if not premium or low is None or high is None or low == high:
         return value, value
@@ -42,43 +53,60 @@ def _interval(figures: ModelFigures, value: float, *, grows_with_tokens: bool) -
     return value * premium / high, value * premium / low
 
 
-def _leader(candidates: Sequence[ModelFigures], figure: Callable[[ModelFigures], float | None], *,
-            lower_is_better: bool, grows_with_tokens: bool) -> Leader | None:
+def _ratio_interval(other: ModelFigures, value: float, best: ModelFigures, best_value: float,
+                    pairwise: Sequence[PairwiseRatio], *, grows_with_tokens: bool) -> tuple[float, float, float]:
+    """other's figure over best's, with its 95% interval: paired where the results have the pair,
+    else from the two figures' own intervals (the widest ratio they allow)."""
+    ratio = value / best_value
+    paired = ratio_between(pairwise, best.language, other.tokenizer, best.tokenizer)
+    if paired is not None:
+        tokens, low, high = paired  # other's tokens over best's
+        if grows_with_tokens:
+            return ratio, ratio * low / tokens, ratio * high / tokens
+        return ratio, ratio * tokens / high, ratio * tokens / low
+    other_low, other_high = _own_interval(other, value, grows_with_tokens=grows_with_tokens)
+    best_low, best_high = _own_interval(best, best_value, grows_with_tokens=grows_with_tokens)
+    return ratio, other_low / best_high, other_high / best_low
+
+
+def _leader(candidates: Sequence[ModelFigures], figure: Callable[[ModelFigures], float | None],
+            pairwise: Sequence[PairwiseRatio], *, lower_is_better: bool, grows_with_tokens: bool) -> Leader | None:
     scored = [(figure(c), c) for c in candidates if figure(c) is not None]
     if not scored:
         return None
     scored.sort(key=lambda pair: (pair[0] if lower_is_better else -pair[0], pair[1].model))
     best_value, best = scored[0]
-    best_low, best_high = _interval(best, best_value, grows_with_tokens=grows_with_tokens)
-    tied, behind = [], []
+    tied, rivals = [], []
     for value, other in scored[1:]:
-        if other.tokenizer == best.tokenizer:
-            same = value == best_value
-        else:
-            low, high = _interval(other, value, grows_with_tokens=grows_with_tokens)
-            same = low <= best_high and best_low <= high
-        (tied if same else behind).append((value, other))
-    # The next that matters is on another tokenizer: the same tokens at a higher price is no contest.
-    rivals = [(value, other) for value, other in behind if other.tokenizer != best.tokenizer]
-    lead = None
-    if rivals:
-        value, other = rivals[0]
-        low, high = _interval(other, value, grows_with_tokens=grows_with_tokens)
-        if lower_is_better:  # how many times the leader's cost the next one's is
-            lead = (value / best_value, low / best_high, high / best_low)
-        else:  # how many times the next one's room the leader's is
-            lead = (best_value / value, best_low / high, best_high / low)
-    return Leader(best.language, best, tuple(c for _, c in tied), rivals[0][1] if rivals else None, lead)
+        if other.tokenizer == best.tokenizer:  # the same tokens: only the price or window differs
+            if value == best_value:
+                tied.append(other)
+            continue
+        if best_value == 0 or value == 0:  # a free model: the ratio is not defined, the order is
+            if value == best_value:
+                tied.append(other)
+            else:
+                rivals.append((other, None))
+            continue
+        ratio, low, high = _ratio_interval(other, value, best, best_value, pairwise,
+                                           grows_with_tokens=grows_with_tokens)
+        if low <= 1 <= high:
+            tied.append(other)
+        else:  # how far ahead the best is, >= 1: the next one's cost over the best's, or the best's room over its
+            rivals.append((other, (ratio, low, high) if lower_is_better else (1 / ratio, 1 / high, 1 / low)))
+    next_best, lead = rivals[0] if rivals else (None, None)
+    return Leader(best.language, best, tuple(tied), next_best, lead)
 
 
-def cheapest(candidates: Sequence[ModelFigures]) -> Leader | None:
+def cheapest(candidates: Sequence[ModelFigures], pairwise: Sequence[PairwiseRatio] = ()) -> Leader | None:
     """The model whose list price makes the measured text cheapest (priced models only)."""
-    return _leader(candidates, lambda c: c.devtest_usd, lower_is_better=True, grows_with_tokens=True)
+    return _leader(candidates, lambda c: c.devtest_usd, pairwise, lower_is_better=True, grows_with_tokens=True)
 
 
-def roomiest(candidates: Sequence[ModelFigures]) -> Leader | None:
+def roomiest(candidates: Sequence[ModelFigures], pairwise: Sequence[PairwiseRatio] = ()) -> Leader | None:
     """The model whose window holds the most of the language's content (sentences)."""
-    return _leader(candidates, lambda c: c.context_sentences, lower_is_better=False, grows_with_tokens=False)
+    return _leader(candidates, lambda c: c.context_sentences, pairwise, lower_is_better=False,
+                   grows_with_tokens=False)
 
 
 def by_language(figures: Sequence[ModelFigures]) -> dict[str, list[ModelFigures]]:

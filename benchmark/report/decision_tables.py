@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmark.pricing.book import PriceBook
-from benchmark.pricing.decision import TIE_RULE, Leader, by_language, cheapest, roomiest
+from benchmark.pricing.decision import Leader, by_language, cheapest, roomiest, tie_rule
 from benchmark.pricing.figures import ModelFigures, model_figures, reference_words, unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.report.tables import Table
@@ -38,6 +38,11 @@ def _others(leader: Leader) -> tuple[str, str]:
     return tied, f"{leader.next_best.model} [{leader.next_best.tokenizer}]: {value:.2f}x{interval}"
 
 
+def _rule(results: Results) -> str:
+    rule = tie_rule(results.pairwise)
+    return f"{rule[0].upper()}{rule[1:]}."
+
+
 def decision_figures(results: Results, book: PriceBook, tokenizers: Sequence[str]) -> list[ModelFigures]:
     return model_figures(results, {t: book.models.get(t, ()) for t in tokenizers}, book.listings)
 
@@ -51,7 +56,7 @@ def cheapest_money_table(results: Results, figures: Sequence[ModelFigures], lang
     grouped = by_language(figures)
     rows, n_sentences = [], set()
     for language in languages:
-        leader = cheapest(grouped.get(language, ()))
+        leader = cheapest(grouped.get(language, ()), results.pairwise)
         if leader is None:
             continue
         best = leader.best
@@ -69,7 +74,7 @@ def cheapest_money_table(results: Results, figures: Sequence[ModelFigures], lang
         tuple(rows),
         note=(f"Cost = tokens x the model's list input price; {reference}-equivalent words are the words of "
               f"{reference} the same sentences take (its word count), so every language's figure buys the same "
-              f"content. {TIE_RULE[0].upper()}{TIE_RULE[1:]}."),
+              f"content. {_rule(results)}"),
         numeric=(False, False, False, True, True, True, True, False, False, False))
 
 
@@ -78,7 +83,7 @@ def roomiest_context_table(results: Results, figures: Sequence[ModelFigures], la
     grouped = by_language(figures)
     rows = []
     for language in languages:
-        leader = roomiest(grouped.get(language, ()))
+        leader = roomiest(grouped.get(language, ()), results.pairwise)
         if leader is None:
             continue
         best = leader.best
@@ -95,7 +100,7 @@ def roomiest_context_table(results: Results, figures: Sequence[ModelFigures], la
         tuple(rows),
         note=(f"What fits = the window / tokens per sentence (or per {reference}-equivalent word): the same window "
               "holds less of a language its tokenizer charges more. Models without a window in the source are left "
-              f"out. {TIE_RULE[0].upper()}{TIE_RULE[1:]}."),
+              f"out. {_rule(results)}"),
         numeric=(False, False, False, True, True, True, True, True, False, False, False))
 
 
@@ -139,7 +144,7 @@ def methods_sentence(results: Results, book: PriceBook, tokenizers: Sequence[str
             f"sentences x the price{words}; what fits = the context window / tokens per sentence. Which models use "
             f"each tokenizer: the run record; prices and windows: {'; '.join(sources) or 'none'} (each model's entry "
             "is the vendor's own API, or the host named beside it where the vendor sells none; tiered prices at "
-            "their first tier). Tokens are the primary figure: prices change, counts do not.")
+            f"their first tier). {_rule(results)} Tokens are the primary figure: prices change, counts do not.")
     if missing:
         text += " Not priced: " + "; ".join(f"{model} ({why})" for model, why in list(missing.items())[:12]) + "."
     return text
