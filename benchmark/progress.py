@@ -72,11 +72,12 @@ def progress_display(enabled: bool) -> Iterator[Progress]:
 
 @contextmanager
 def status(message: str, enabled: bool) -> Iterator[None]:
-    """A spinner with `message` while a step of seconds runs (writing the reports)."""
+    """`message` on stderr while a step of seconds runs (writing the reports). A line, not a
+    spinner: a spinner's refresh thread would keep the plots from being drawn in forked workers."""
     if not enabled:
         yield
         return
     from rich.console import Console
 
-    with Console(stderr=True).status(message):
-        yield
+    Console(stderr=True).print(f"{message} ...")
+    yield

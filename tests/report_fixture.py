@@ -30,4 +30,4 @@ def results() -> ReportView:
 @pytest.fixture(scope="module")
 def rendered(results, tmp_path_factory) -> tuple[Path, list[Path]]:
     out = tmp_path_factory.mktemp("reports")
-    return out, write_reports(results, out)
+    return out, write_reports(results, out, plots=("png", "svg"))

@@ -109,9 +109,28 @@ def test_html_is_self_contained(rendered):
 
 def test_rendering_twice_gives_identical_files(results, rendered, tmp_path):
     first, _ = rendered
-    write_reports(results, tmp_path)
+    write_reports(results, tmp_path, plots=("png", "svg"))
     for name in ("README.md", "results.csv", "results.json", "index.html", "plots/premium.svg", "plots/premium.png"):
         assert (tmp_path / name).read_bytes() == (first / name).read_bytes(), name
+
+
+def test_by_default_the_plots_are_png_only_and_nothing_links_an_svg(results, rendered, tmp_path):
+    first, _ = rendered
+    written = write_reports(results, tmp_path)
+    assert {p.relative_to(tmp_path).as_posix() for p in written if p.parent.name == "plots"} == {
+        f"plots/{name}.png" for name in PLOT_NAMES}
+    for name in ("README.md", "index.html"):
+        assert ".svg" not in (tmp_path / name).read_text(encoding="utf-8"), name
+    for name in PLOT_NAMES:  # the same PNGs as a report with SVG
+        assert (tmp_path / "plots" / f"{name}.png").read_bytes() == (first / "plots" / f"{name}.png").read_bytes()
+
+
+def test_plots_drawn_in_worker_processes_are_the_bytes_of_drawing_them_here(results):
+    from benchmark.report import figures
+
+    here = figures.render_plots(results, svg=True, workers=1)
+    there = figures.render_plots(results, svg=True, workers=2)
+    assert [(p.spec.name, p.png, p.svg) for p in here] == [(p.spec.name, p.png, p.svg) for p in there]
 
 
 def test_without_plots_no_figure_is_referenced(results, tmp_path):
@@ -191,7 +210,7 @@ def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypat
     write_reports(results, tmp_path, plots=False)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
-    def broken(_results):
+    def broken(_results, **_options):
         raise RuntimeError("no display")
 
     monkeypatch.setattr(figures_module, "render_plots", broken)

@@ -178,3 +178,19 @@ def test_every_row_decomposes_its_premium_and_pairs_carry_intervals(tmp_path):
     again = load_results(tmp_path / "results.json")
     assert again.rows == results.rows and again.pairwise == results.pairwise
     assert len(pairwise_csv(results.pairwise).splitlines()) == 1 + 6
+
+
+def test_the_record_gives_each_phases_wall_time_and_peak_memory_and_the_methods_say_it(tmp_path):
+    from benchmark.report.methods import methods_paragraph
+    from benchmark.report.view import ReportView
+
+    results = run(RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",
+                            vocab_sizes=(260,), tokenizers=("bpe/balanced-*", "tiktoken/cl100k_base"), repeats=1,
+                            cache_dir=tmp_path))
+    record = results.record
+    assert list(record.phase_seconds) == ["training and loading", "segmenting words", "counting", "timing",
+                                          "rows and record"]
+    assert set(record.phase_peak_mb) == set(record.phase_seconds)
+    assert all(10 < mb < 100_000 for mb in record.phase_peak_mb.values())  # MB of a Python process
+    text = methods_paragraph(ReportView.of(results))
+    assert f"counting {record.phase_seconds['counting']:,.1f} s (peak {record.phase_peak_mb['counting']:,.0f} MB)" in text

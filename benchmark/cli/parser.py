@@ -37,10 +37,17 @@ def _config(args: argparse.Namespace, **fixed):
     return RunConfig.from_options(**values)
 
 
+def _plot_formats(args: argparse.Namespace) -> tuple[str, ...]:
+    """The plots' file formats: PNG (what the page and README show), SVG too with --svg."""
+    if args.no_plots:
+        return ()
+    return ("png", "svg") if args.svg else ("png",)
+
+
 def _run(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_run
 
-    return cmd_run(_config(args), output=args.output, plots=not args.no_plots, executor=args.executor,
+    return cmd_run(_config(args), output=args.output, plots=_plot_formats(args), executor=args.executor,
                    workers=args.workers, scheduler=args.scheduler, replace_foreign=args.replace_foreign)
 
 
@@ -71,7 +78,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_report
 
-    return cmd_report(results_path=args.results, output=args.output, plots=not args.no_plots,
+    return cmd_report(results_path=args.results, output=args.output, plots=_plot_formats(args),
                       replace_foreign=args.replace_foreign)
 
 
@@ -148,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--repeats", type=argtypes.positive_int, metavar="N",
                      help=f"timed repeats per tokenizer and language (default {TIMED_REPEATS})")
     run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")
+    run.add_argument("--svg", action="store_true", help="also write each plot as SVG (for print; the page and "
+                                                         "README show the PNGs)")
     run.add_argument("--no-cache", action="store_true",
                      help="count everything again and keep nothing: no counts, vocabulary checks or word spans "
                           "from the results cache (beside the trained models; --retrain also trains again)")
@@ -193,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--output", type=argtypes.folder, metavar="DIR",
                         help="where to write (default: the results file's folder); it is replaced whole")
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
+    report.add_argument("--svg", action="store_true", help="also write each plot as SVG (for print)")
     replace_foreign_option(report)
     report.set_defaults(handler=_report)
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.measure import metrics
+from benchmark.measure import metrics, peak_memory
 from benchmark.adapters import (
     PRETRAINED,
     Adapter,
@@ -107,21 +107,33 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
     record = describe_run(plan, tokenizers, executor, words, examples)
     clock.lap("rows and record")
-    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds),
+    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
+                                                                  phase_peak_mb=clock.peak_mb),
                    summaries=summaries, pairwise=pairwise)
 
 
 class _PhaseClock:
-    """Wall seconds of each phase of the run, for the record (how a run's time is spent)."""
+    """Wall seconds and peak memory of each phase of the run, for the record (where a run's time
+    and memory go, without a profiler)."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
+        self.peak_mb: dict[str, float] = {}
         self._last = time.perf_counter()
+        self._children_mb = peak_memory.children_mb()
+        peak_memory.reset_own()
 
     def lap(self, phase: str) -> None:
         now = time.perf_counter()
         self.seconds[phase] = round(now - self._last, 3)
         self._last = now
+        peak = peak_memory.own_mb()
+        children = peak_memory.children_mb()
+        if children > self._children_mb:  # a worker of this phase outgrew every earlier one
+            peak = max(peak, children)
+            self._children_mb = children
+        self.peak_mb[phase] = round(peak, 1)
+        peak_memory.reset_own()
 
 
 def _pretoken_counts(plan: Plan, cache: TrainingCache, executor: Executor) -> dict[str, dict[bytes, int]] | None:

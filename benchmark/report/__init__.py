@@ -48,8 +48,9 @@ from benchmark.results.rows import Results
 __all__ = ["write_reports"]
 
 
-def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> list[Path]:
-    """Write results.csv, summaries.csv, pairwise.csv, README.md, index.html, plots/*.png and plots/*.svg into output_dir;
+def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str, ...] = True) -> list[Path]:
+    """Write results.csv, summaries.csv, pairwise.csv, README.md, index.html and plots/*.png into
+    output_dir, and plots/*.svg when `plots` holds "svg" (True: PNG only; False or (): no plots);
     return the paths written."""
     from benchmark.report.html import render_html
     from benchmark.report.markdown import render_markdown
@@ -62,14 +63,15 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
     view = ReportView.of(results)  # the facts every renderer orders and labels by, derived once
     output_dir = Path(output_dir)
     rendered = []
-    if plots:
+    formats = ("png",) if plots is True else tuple(plots or ())
+    if formats:
         from benchmark.report.figures import render_plots
 
-        rendered = render_plots(view)
+        rendered = render_plots(view, svg="svg" in formats)
     texts = {
         "results.csv": results_csv(view),
         "summaries.csv": summaries_csv(view),
-        "README.md": render_markdown(view, [plot.spec for plot in rendered]),
+        "README.md": render_markdown(view, [plot.spec for plot in rendered], svg="svg" in formats),
         "index.html": render_html(view, rendered),
     }
     if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
@@ -80,6 +82,8 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool = True) -> 
         written.append(output_dir / name)
     for plot in rendered:
         for suffix, data in ((".png", plot.png), (".svg", plot.svg)):
+            if data is None:
+                continue
             path = output_dir / "plots" / f"{plot.spec.name}{suffix}"
             atomic_write_bytes(path, data)
             written.append(path)

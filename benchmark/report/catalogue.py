@@ -192,8 +192,8 @@ def _token_boundaries_caption(spec: PlotSpec, results: ReportView) -> str:
 
 @dataclass(frozen=True)
 class RenderedPlot:
-    """One plot as written (figures.py): its spec and its PNG and SVG bytes."""
+    """One plot as written (figures.py): its spec and its PNG and SVG bytes (None: no SVG asked for)."""
 
     spec: PlotSpec
     png: bytes
-    svg: bytes
+    svg: bytes | None = None

@@ -1,12 +1,15 @@
-"""Every plot of the catalogue drawn to PNG and SVG bytes, in reading order.
+"""Every plot of the catalogue drawn to PNG (and SVG, when asked) bytes, in reading order.
 
 `draw_plot` draws one spec and closes nothing global (figures are plain `Figure` objects), so
-plots can be drawn one by one, or each in a worker process: a spec and a `ReportView` pickle.
+plots are drawn each in a worker process, on every core (`render_plots`): the plots are
+independent, and drawing one is matplotlib's text layout and rasterising, in Python, on one core.
+The bytes are those of drawing them here (tests/test_report_files.py).
 """
 
 from __future__ import annotations
 
 import io
+import os
 from benchmark.report.catalogue import PLOTS, PlotSpec, RenderedPlot
 from benchmark.report.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
@@ -22,19 +25,65 @@ def make_figures(results: ReportView) -> dict[str, object]:
     return figures
 
 
-def draw_plot(spec: PlotSpec, results: ReportView) -> RenderedPlot | None:
-    """One plot as PNG and SVG bytes, or None when the results hold nothing it draws."""
+def draw_plot(spec: PlotSpec, results: ReportView, *, svg: bool = False) -> RenderedPlot | None:
+    """One plot as PNG (and SVG) bytes, or None when the results hold nothing it draws."""
     with plot_style():
         fig = spec.figure(results)
         if fig is None:
             return None
-        png, svg = io.BytesIO(), io.BytesIO()
+        png = io.BytesIO()
         fig.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-        fig.savefig(svg, format="svg", metadata={"Date": None})
-    return RenderedPlot(spec, png.getvalue(), svg.getvalue())
+        svg_bytes = None
+        if svg:
+            drawn = io.BytesIO()
+            fig.savefig(drawn, format="svg", metadata={"Date": None})
+            svg_bytes = drawn.getvalue()
+    return RenderedPlot(spec, png.getvalue(), svg_bytes)
 
 
-def render_plots(results: ReportView) -> list[RenderedPlot]:
-    """Every plot as PNG and SVG bytes, in reading order."""
-    drawn = (draw_plot(spec, results) for spec in PLOTS)
+_view: ReportView | None = None  # the results a forked drawing worker inherits
+
+
+def _draw_inherited(index: int, svg: bool) -> RenderedPlot | None:
+    assert _view is not None
+    return draw_plot(PLOTS[index], _view, svg=svg)
+
+
+def render_plots(results: ReportView, *, svg: bool = False, workers: int | None = None) -> list[RenderedPlot]:
+    """Every plot as PNG (and SVG) bytes, in reading order, drawn on `workers` processes (default:
+    every core; one draws them here)."""
+    n_workers = min(workers or _n_cores(), len(PLOTS))
+    if n_workers > 1 and _can_fork():
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        global _view
+        _view = results
+        try:
+            with ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                drawn = list(pool.map(_draw_inherited, range(len(PLOTS)), [svg] * len(PLOTS)))
+        finally:
+            _view = None
+    else:
+        drawn = [draw_plot(spec, results, svg=svg) for spec in PLOTS]
     return [plot for plot in drawn if plot is not None]
+
+
+def _n_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _can_fork() -> bool:
+    """Linux, and no thread but this one (a thread's lock must not be inherited held)."""
+    import sys
+    import threading
+
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False

@@ -125,10 +125,10 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", langua
 def _figure_html(plot: RenderedPlot, results: ReportView) -> str:
     esc = html.escape
     data = base64.b64encode(plot.png).decode("ascii")
+    svg_link = f' (<a href="plots/{esc(plot.spec.name)}.svg">SVG</a>)' if plot.svg is not None else ""
     return (f'<figure id="plot-{esc(plot.spec.name)}"><h3>{esc(plot.spec.title)}</h3>\n'
             f'<img alt="{esc(plot.spec.title)}" src="data:image/png;base64,{data}">\n'
-            f'<figcaption>{esc(caption_of(plot.spec, results))} (<a href="plots/{esc(plot.spec.name)}.svg">SVG</a>)'
-            f"</figcaption></figure>")
+            f'<figcaption>{esc(caption_of(plot.spec, results))}{svg_link}</figcaption></figure>')
 
 
 def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:

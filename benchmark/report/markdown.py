@@ -34,8 +34,9 @@ def to_markdown(table: Table) -> str:
     return text
 
 
-def render_markdown(results: ReportView, plots: Sequence[PlotSpec]) -> str:
-    """The whole README.md. `plots` are the figures written under plots/ (empty: no figures)."""
+def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool = False) -> str:
+    """The whole README.md. `plots` are the figures written under plots/ (empty: no figures), as
+    PNG, and as SVG too with `svg`."""
     leading = leading_decision(results)  # the decision first: which model, and why (escaped below)
     results = ReportView.of(markdown_results(results))  # every outside text as literal text, not markup
     drawn = {info.name: info for info in plots}
@@ -53,7 +54,7 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec]) -> str:
         parts += [f"## {section.title}", "", section.intro, ""]
         for info in shown:
             parts += [f"![{info.title}](plots/{info.name}.png)", "",
-                      f"{caption_of(info, results)} ([SVG](plots/{info.name}.svg))", ""]
+                      caption_of(info, results) + (f" ([SVG](plots/{info.name}.svg))" if svg else ""), ""]
         parts += [to_markdown(table) for table in section.tables]
     money = [markdown_text(leading.methods), ""] if leading is not None else []
     parts += ["## How the figures were measured", "", methods_paragraph(results), "", *money,

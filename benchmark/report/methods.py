@@ -77,7 +77,7 @@ def methods_paragraph(results: ReportView) -> str:
             of_languages += " (every one in results.json, settings.train_languages)"
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
-    text += _mixes(results) + _words_and_fairness(results)
+    text += _mixes(results) + _words_and_fairness(results) + run_costs(results)
     if not any(row.family == "hf-wordpiece" for row in results.rows):
         return text + f"Only the timing columns ({_timing_columns(results)}) change between runs."
     return text + (
@@ -86,6 +86,21 @@ def methods_paragraph(results: ReportView) -> str:
         "changes from process to process, so a fresh training of an `hf/wordpiece-*` tokenizer can move its "
         "counts by a few tenths of a percent (trained tokenizers are cached, so reruns measure the same model)."
     )
+
+
+def run_costs(results: ReportView) -> str:
+    """Where the measuring run's time and memory went, phase by phase, from the record (empty for
+    a record without them)."""
+    record = results.record
+    if not record.phase_seconds:
+        return ""
+    parts = []
+    for phase, seconds in record.phase_seconds.items():
+        peak = record.phase_peak_mb.get(phase)
+        parts.append(f"{phase} {seconds:,.1f} s" + (f" (peak {peak:,.0f} MB)" if peak is not None else ""))
+    total = sum(record.phase_seconds.values())
+    return (f"Measuring took {total:,.1f} s of wall time on this machine: {', '.join(parts)}; drawing the report "
+            "comes after. ")
 
 
 def _mixes(results: ReportView) -> str:

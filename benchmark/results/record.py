@@ -204,6 +204,9 @@ class RunRecord:
     language_scripts: dict[str, str] = field(default_factory=dict)
     right_to_left: tuple[str, ...] = ()
     phase_seconds: dict[str, float] = field(default_factory=dict)  # wall seconds of each phase of the run
+    # Peak resident memory in MB (10^6 bytes) during each phase: of this process, or of a worker
+    # process it started in that phase when that was larger.
+    phase_peak_mb: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(dataclasses.asdict(self))
