@@ -119,3 +119,31 @@ def test_a_plot_spec_must_name_a_section_the_report_has():
             dataclasses.replace(spec, section=section)
     assert all(spec.name in plots_in(spec.section) for spec in PLOTS)
     assert len({spec.name for spec in PLOTS}) == len(PLOTS)
+
+
+def test_equal_costs_stay_visible_in_the_production_plot():
+    # A fixture with equal values: Llama 4 given Llama 3's exact count in Spanish only (so the two are
+    # not one vocabulary under two names), as cl100k and Qwen tie in Czech in the committed report.
+    from pathlib import Path
+
+    from benchmark.results.rows import load_results
+
+    base = load_results(Path(__file__).parent / "data" / "results_mixes.json")
+    index = {(r.tokenizer, r.language): r for r in base.rows}
+    tied = index[("llama/llama3", "spa_Latn")]
+    rows = tuple(dataclasses.replace(r, n_tokens=tied.n_tokens, tokens_per_sentence=tied.tokens_per_sentence)
+                 if (r.tokenizer, r.language) == ("llama/llama4", "spa_Latn") else r for r in base.rows)
+    results = ReportView(rows=rows, record=base.record, summaries=base.summaries)
+    with style_module.plot_style():
+        fig = PLOT_BY_NAME["production_cost"].figure(results)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    at = {}  # legend label -> its markers' centres in pixels
+    for collection in ax.collections:
+        if collection.get_label() in ("llama/llama3", "llama/llama4"):
+            at[collection.get_label()] = ax.transData.transform(collection.get_offsets())
+    spanish = results.languages.index("spa_Latn")
+    one, other = at["llama/llama3"][spanish], at["llama/llama4"][spanish]
+    assert one[0] == pytest.approx(other[0])  # the same value...
+    marker_px = math.sqrt(52) * fig.dpi / 72  # scatter size 52 points^2
+    assert abs(one[1] - other[1]) >= marker_px  # ...drawn where both are seen

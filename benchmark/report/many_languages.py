@@ -33,6 +33,7 @@ from benchmark.report.naming import (
 from benchmark.report.style import (
     ROUNDTRIP_BANDS,
     colour_tick_labels,
+    family_style,
     new_figure,
     plain_log_ticks,
     tokenizer_colours,
@@ -358,10 +359,7 @@ def band_legend(results: ReportView, named: list[str], any_flat: bool) -> list:
 
 
 def family_colour(results: ReportView, family: str):
-    colours = tokenizer_colours(results)
-    tids = [tid for tid in results.tokenizers if any(r.tokenizer == tid and r.family == family
-                                                                      for r in results.rows)]
-    return colours[tids[-1]] if tids else (0.3, 0.3, 0.3)
+    return family_style(results, family).colour
 
 
 def draw_throughput_dots(ax, frame, tokenizers: list[str], results: ReportView) -> list:

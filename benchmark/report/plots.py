@@ -30,6 +30,7 @@ from benchmark.report.style import (
     PNG_DPI,
     ROUNDTRIP_BANDS,
     colour_tick_labels,
+    family_styles,
     language_colours,
     new_figure,
     plain_log_ticks,
@@ -100,33 +101,64 @@ def _grouped_bars(ax, results: ReportView, tokenizers: list[str], languages: lis
     ax.legend(handles=handles, title="Tokenizer", loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
 
 
-def plot_tokens_per_sentence(results: ReportView):
-    tokenizers = results.headline
-    languages = results.languages
-    if not tokenizers or not languages:
+def _panels(results: ReportView) -> list[tuple[str, list[str]]]:
+    """The main tokenizers split by kind, one panel each: the vendors' vocabularies, and the ones
+    trained here with OpenAI's two for reference. On one axis the trained ones' extremes (English-only
+    merges: 7x) squash the 1-2.5x range where the vendors differ."""
+    production = [tid for tid in results.headline if tid in set(results.production)]
+    trained = [tid for tid in results.headline if tid not in set(production)]
+    pair = [tid for tid in results.openai_pair or () if tid in results.headline]
+    if trained and set(production) - set(pair):  # vendors beyond OpenAI's two: a panel of their own
+        return [("The vendors' tokenizers", production),
+                ("Trained here (OpenAI's two for reference)", pair + [tid for tid in trained if tid not in pair])]
+    return [("", results.headline)]
+
+
+def _log_if_wide(ax, values: list[float]) -> None:
+    """A log axis, labelled in plain numbers, where the largest bar is over three times the median."""
+    import statistics
+
+    values = [v for v in values if v and v > 0]
+    if values and max(values) > 3 * statistics.median(values):
+        ax.set_yscale("log")
+        plain_log_ticks(ax.yaxis, values + [1.0])
+        ax.set_ylabel(ax.get_ylabel() + " (log scale)")
+
+
+def _bar_panels(results: ReportView, languages: list[str], value: str, ylabel: str, title: str,
+                interval: tuple[str, str] | None = None, parity: str | None = None):
+    panels = _panels(results)
+    if not panels[0][1] or not languages:
         return None
-    fig = new_figure(11, 5.2)
-    ax = fig.add_subplot()
-    _grouped_bars(ax, results, tokenizers, languages, "tokens_per_sentence")
-    ax.set_ylabel("Tokens per sentence (mean)")
-    ax.set_title("What the same sentences cost: tokens per sentence, by language and tokenizer")
+    fig = new_figure(11, 0.6 + 4.6 * len(panels))
+    axes = fig.subplots(len(panels), 1, squeeze=False).ravel()
+    index = results.index
+    for ax, (panel_title, tokenizers) in zip(axes, panels):
+        if parity:
+            ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {parity} = 1.0")
+        _grouped_bars(ax, results, tokenizers, languages, value, interval)
+        ax.set_ylabel(ylabel)
+        if panel_title:
+            ax.set_title(panel_title, fontsize=10)
+        heights = [getattr(index[(tid, code)], value) for tid in tokenizers for code in languages
+                   if (tid, code) in index and index[(tid, code)].ok]
+        _log_if_wide(ax, [h for h in heights if h is not None])
+    fig.suptitle(title, fontweight="bold")
     return fig
+
+
+def plot_tokens_per_sentence(results: ReportView):
+    return _bar_panels(results, results.languages, "tokens_per_sentence", "Tokens per sentence (mean)",
+                       "What the same sentences cost: tokens per sentence, by language and tokenizer")
 
 
 def plot_premium(results: ReportView):
     reference = results.reference
     ref_name = language_name(results, reference)
-    tokenizers = results.headline
     languages = [code for code in results.languages if code != reference]
-    if not tokenizers or not languages:
-        return None
-    fig = new_figure(11, 5.2)
-    ax = fig.add_subplot()
-    ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {ref_name} = 1.0")
-    _grouped_bars(ax, results, tokenizers, languages, "premium", ("premium_ci_low", "premium_ci_high"))
-    ax.set_ylabel(f"Premium (tokens relative to {ref_name}, x)")
-    ax.set_title(f"Token premium vs {ref_name} for the same sentences (95% bootstrap CI)")
-    return fig
+    return _bar_panels(results, languages, "premium", f"Premium (tokens relative to {ref_name}, x)",
+                       f"Token premium vs {ref_name} for the same sentences (95% bootstrap CI)",
+                       ("premium_ci_low", "premium_ci_high"), parity=ref_name)
 
 
 def plot_bytes_per_token(results: ReportView):
@@ -267,20 +299,21 @@ def plot_train_seconds(results: ReportView):
     trained = measured[measured["train_seconds"].notna()].drop_duplicates("tokenizer")
     if trained.empty:
         return None
-    colours = tokenizer_colours(results)
     present = set(trained["family"])
     families = [f for f in results.trained_families if f in present]
     families += sorted(present - set(families))
     fig = new_figure(9, 4.6)
     ax = fig.add_subplot()
+    styles = family_styles(set(results.family.values()))
     handles = []
     for family in families:
         points = trained[trained["family"].eq(family)].sort_values(["vocab_size", "train_seconds", "tokenizer"])
-        sizes, seconds, tids = (points[column].tolist() for column in ("vocab_size", "train_seconds", "tokenizer"))
-        darkest = colours[tids[-1]]
-        ax.plot(sizes, seconds, color=darkest, linewidth=1.6)
-        ax.scatter(sizes, seconds, c=[colours[tid] for tid in tids], s=36, zorder=3, edgecolors="white")
-        handles.append(Line2D([], [], color=darkest, marker="o", label=family_name(family)))
+        sizes, seconds = (points[column].tolist() for column in ("vocab_size", "train_seconds"))
+        style = styles[family]
+        ax.plot(sizes, seconds, color=style.colour, linewidth=1.6, linestyle=style.linestyle, marker=style.marker,
+                markersize=6, markeredgecolor="white")
+        handles.append(Line2D([], [], color=style.colour, marker=style.marker, linestyle=style.linestyle,
+                              label=family_name(family)))
     sizes = sorted(set(trained["vocab_size"].tolist()))
     ax.set_xscale("log", base=2)
     ax.set_xticks(sizes, [f"{s:,}" for s in sizes])

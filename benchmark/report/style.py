@@ -1,9 +1,9 @@
 """How every figure looks: fonts (with a search for one that draws Japanese and Korean), seaborn's
 style for the length of a `with` block, the canvas, and the fixed colours.
 
-Colours: one fixed colour per tokenizer (a shade of its family's hue, darker for a larger
-vocabulary) and one per language, computed once from the sorted ids, so a tokenizer or a language
-looks the same in every figure.
+Colours: one fixed colour, line style and marker per family (FAMILY_COLOURS, read with the families
+table), each tokenizer a shade of its family's colour (lighter for a smaller vocabulary), and one
+colour per language, so a family, a tokenizer or a language looks the same in every figure.
 
 matplotlib and seaborn are imported inside the functions, so importing this module loads neither.
 """
@@ -14,30 +14,44 @@ import contextlib
 import logging
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
+
+from benchmark.adapters.families import FAMILIES, family_rank
 
 from benchmark.report.view import ReportView
 
-# The OpenAI vocabularies are the baseline everyone knows: neutral greys, o200k the darkest. Each
-# trained family gets its own hue.
-FAMILY_PALETTES = {
-    "tiktoken": "Greys",
-    "bpe_openai": "RdPu",
-    "llama": "BuPu",
-    "mistral": "YlOrRd",
-    "qwen": "YlGn",
-    "deepseek": "PuBu",
-    "bpe": "Blues",
-    "bpe-balanced": "Blues",
-    "bpe-parity": "BuGn",
-    "bpe-hangul-first": "PuRd",
-    "bpe-english-heavy": "Reds",
-    "bpe-english-only": "YlOrBr",
-    "hf-bpe": "Purples",
-    "hf-parity": "GnBu",
-    "sentencepiece-unigram": "Greens",
-    "hf-wordpiece": "Oranges",
+# One colour per family, the same in every plot, from Paul Tol's and Okabe & Ito's colour-blind
+# schemes: within a kind (the vendors' fixed vocabularies; the tokenizers trained here) any two are at
+# least 10 apart in CAM02-UCS for normal vision and for simulated deuteranopia, protanopia and
+# tritanopia (tests/test_report_palette.py; Okabe & Ito's own closest pair is 11). The two kinds are
+# drawn in separate panels or with their own line styles, so their colours are chosen apart.
+FAMILY_COLOURS = {
+    "tiktoken": "#333333",  # OpenAI: the baseline everyone knows, near black
+    "bpe_openai": "#9467bd",
+    "llama": "#99DDFF",
+    "mistral": "#CC79A7",
+    "qwen": "#228833",
+    "deepseek": "#EE6677",
+    "gemma": "#CCBB44",
+    "grok": "#AA3377",
+    "claude": "#56B4E9",
+    "bpe-balanced": "#332288",
+    "bpe-parity": "#117733",
+    "bpe-english-heavy": "#CC6677",
+    "bpe-english-only": "#882255",
+    "bpe": "#e6ab02",
+    "bpe-hangul-first": "#999933",
+    "hf-bpe": "#44AA99",
+    "hf-parity": "#DDCC77",
+    "sentencepiece-unigram": "#88CCEE",
+    "hf-wordpiece": "#AA4499",
 }
-SPARE_PALETTES = ("YlOrBr", "PuBuGn", "YlGn", "Reds", "GnBu", "PuRd")
+# A family the table above does not name (a custom mix, a user's file) takes the next of these.
+SPARE_COLOURS = ("#0077BB", "#EE7733", "#009988", "#994F00", "#6699CC", "#997700", "#994455", "#004488")
+# Our BPE solid, each library's trainer its own dashes, so two families never look alike even in grey.
+LIBRARY_LINESTYLES = {"hf-bpe": "--", "hf-parity": "-.", "sentencepiece-unigram": ":",
+                      "hf-wordpiece": (0, (5, 1.5, 1, 1.5, 1, 1.5))}
+FAMILY_MARKERS = ("o", "s", "D", "^", "v", "P", "X", "h", "<", ">", "p", "*")
 # Fonts that draw Japanese and Korean, in order of preference.
 CJK_FONT_NAMES = (
     "Noto Sans CJK JP",
@@ -144,24 +158,47 @@ def new_figure(width_in: float, height_in: float, **kwargs):
     return fig
 
 
-def tokenizer_colours(results: ReportView) -> dict[str, tuple[float, float, float]]:
-    """tokenizer id -> RGB, a shade of the family's hue; darker means a larger vocabulary."""
-    import seaborn as sns
+@dataclass(frozen=True)
+class FamilyStyle:
+    colour: tuple[float, float, float]
+    linestyle: str | tuple
+    marker: str
 
+
+def family_styles(families) -> dict[str, FamilyStyle]:
+    """family -> its colour, line style and marker: the table's colour, else a spare one (in the
+    order given); markers in the families table's order."""
+    from matplotlib.colors import to_rgb
+
+    known = [f.family for f in FAMILIES]
+    spare = iter(SPARE_COLOURS * 4)
+    styles = {}
+    for family in sorted(families, key=lambda f: (family_rank(f), f)):
+        colour = FAMILY_COLOURS.get(family) or next(spare)
+        rank = known.index(family) if family in known else len(known) + len(styles)
+        styles[family] = FamilyStyle(to_rgb(colour), LIBRARY_LINESTYLES.get(family, "-"),
+                                     FAMILY_MARKERS[rank % len(FAMILY_MARKERS)])
+    return styles
+
+
+def family_style(results: ReportView, family: str) -> FamilyStyle:
+    return family_styles(set(results.family.values()))[family]
+
+
+def tokenizer_colours(results: ReportView) -> dict[str, tuple[float, float, float]]:
+    """tokenizer id -> RGB: its family's colour, lighter for a smaller vocabulary (the largest is
+    the family's colour itself, as in the legends)."""
+    styles = family_styles(set(results.family.values()))
     by_family: dict[str, list[str]] = {}
     for tid in results.tokenizers:
-        family = next(row.family for row in results.rows if row.tokenizer == tid)
-        by_family.setdefault(family, []).append(tid)
-    spare = iter(SPARE_PALETTES * 10)
+        by_family.setdefault(results.family[tid], []).append(tid)
     colours = {}
-    for family in sorted(by_family):
-        palette = FAMILY_PALETTES.get(family) or next(spare)
-        tids = by_family[family]
-        # From the middle of the colour map to its dark end: pale shades vanish on white.
-        cmap = sns.color_palette(palette, as_cmap=True)
-        # Not the very end either: there the blues, purples and greys all look black.
-        stops = [0.75] if len(tids) == 1 else [0.5 + 0.35 * i / (len(tids) - 1) for i in range(len(tids))]
-        colours.update((tid, tuple(float(c) for c in cmap(stop)[:3])) for tid, stop in zip(tids, stops))
+    for family, tids in by_family.items():
+        base = styles[family].colour
+        for k, tid in enumerate(tids):
+            # Up to 45% of the way to white for the smallest: pale shades vanish on white.
+            mix = 0.45 * (len(tids) - 1 - k) / max(len(tids) - 1, 1)
+            colours[tid] = tuple(float(c + (1 - c) * mix) for c in base)
     return colours
 
 
@@ -174,8 +211,14 @@ def language_colours(results: ReportView) -> dict[str, tuple[float, float, float
 
 
 def text_colour(colour: tuple[float, float, float]) -> tuple[float, float, float]:
-    """The tokenizer's colour, darkened enough to read as text on white."""
-    return tuple(0.7 * c for c in colour)
+    """The tokenizer's colour, darkened until it reads as text on white (relative luminance at most
+    0.18, a contrast of 4.5:1 or more: WCAG's for small text)."""
+    from seaborn.utils import relative_luminance
+
+    colour = tuple(float(c) for c in colour)
+    while relative_luminance(colour) > 0.18:
+        colour = tuple(0.9 * c for c in colour)
+    return colour
 
 
 def plain_log_ticks(axis, values: list[float]) -> None:

@@ -10,7 +10,8 @@ from benchmark.adapters.families import family_name
 from benchmark.report.analysis import is_lossy
 from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, summaries
 from benchmark.report.naming import language_label, language_name
-from benchmark.report.style import new_figure, text_colour, tokenizer_colours
+from benchmark.report.view import is_production
+from benchmark.report.style import family_styles, new_figure, text_colour, tokenizer_colours
 from benchmark.report.view import ReportView
 
 DOT_PLOT_LANGUAGES = 24  # up to this many languages a dot per model; past it a heatmap
@@ -57,23 +58,26 @@ def plot_production_cost(results: ReportView):
         ax.set_title("What the same sentences cost on today's models: tokens per sentence, dearest language first")
         return fig
     colours = tokenizer_colours(results)
-    fig = new_figure(11, 1.8 + 0.5 * len(languages))
+    fig = new_figure(11, 1.8 + 0.62 * len(languages))
     ax = fig.add_subplot()
     positions = {code: len(languages) - 1 - k for k, code in enumerate(languages)}  # the reference on top
     for code in languages:
         points = [v for t in tokenizers if (v := value(t, code)) == v]
         if points:
-            ax.plot([min(points), max(points)], [positions[code]] * 2, color="0.8", linewidth=6,
+            ax.plot([min(points), max(points)], [positions[code]] * 2, color="0.88", linewidth=16,
                     solid_capstyle="round", zorder=1)
     # Tokenizers that count every language the same (one vocabulary shipped twice) share a marker.
     same: dict[tuple, list[str]] = {}
     for tid in tokenizers:
         same.setdefault(tuple(round(value(tid, code), 2) for code in languages), []).append(tid)
+    # Each marker a little above or below the row, in the legend's order, so equal values (Qwen and
+    # cl100k on Czech) stay side by side instead of one hiding the other.
+    offsets = [0.32 * ((k + 0.5) / len(same) - 0.5) * 2 for k in range(len(same))]
     for k, group in enumerate(same.values()):
         xs = [value(group[0], code) for code in languages]
-        ys = [positions[code] for code in languages]
-        ax.scatter(xs, ys, s=60, marker=MARKERS[k % len(MARKERS)], color=colours[group[0]], edgecolors="white",
-                   linewidths=0.6, zorder=3, label=" = ".join(group))
+        ys = [positions[code] - offsets[k] for code in languages]
+        ax.scatter(xs, ys, s=52, marker=MARKERS[k % len(MARKERS)], color=colours[group[0]], edgecolors="0.25",
+                   linewidths=0.5, zorder=3, label=" = ".join(group))
     ax.set_yticks(list(positions.values()), [language_label(results, code) for code in positions])
     ax.set_xlabel("Tokens per sentence (mean; the same sentences in every language)")
     ax.set_ylabel("Language")
@@ -84,34 +88,51 @@ def plot_production_cost(results: ReportView):
 
 
 def plot_fairness(results: ReportView):
-    """Each tokenizer's Gini over the languages, most even on top, with its interval."""
+    """Each tokenizer's Gini over the languages, most even on top, with its interval: the vendors'
+    and the trained ones in two panels on one scale (their colours are told apart within a kind)."""
+    from matplotlib.patches import Patch
+
     ranked = by_gini(results)
     if len(ranked) < 2:
         return None
     colours = tokenizer_colours(results)
+    styles = family_styles(set(results.family.values()))
     lossy = {row.tokenizer for row in results.rows if row.ok and is_lossy(row)}
-    fig = new_figure(11, 1.6 + 0.3 * len(ranked))
-    ax = fig.add_subplot()
-    ys = list(range(len(ranked)))[::-1]
-    for y, s in zip(ys, ranked):
-        bar = ax.barh(y, s.gini, color=colours.get(s.tokenizer, (0.5, 0.5, 0.5)), edgecolor="white", height=0.75)
-        if s.tokenizer in lossy:
-            bar[0].set_hatch("////")
-        if s.gini_ci_low is not None:
-            # max(0, ...): a results.json of an older run may hold an interval a rounding off its estimate
-            below, above = max(0.0, s.gini - s.gini_ci_low), max(0.0, s.gini_ci_high - s.gini)
-            ax.errorbar(s.gini, y, xerr=[[below], [above]], fmt="none",
-                        ecolor="0.2", elinewidth=1, capsize=2)
-    ax.set_yticks(ys, [s.tokenizer for s in ranked], fontsize=8)
-    for label in ax.get_yticklabels():
-        label.set_color(text_colour(colours.get(label.get_text(), (0.3, 0.3, 0.3))))
-    ax.set_xlabel("Gini coefficient of the languages' token counts for the same sentences (0: every language "
-                  "costs the same)")
-    ax.set_ylabel("Tokenizer")
-    ax.set_xlim(left=0)
-    ax.grid(axis="y", visible=False)
-    ax.set_title(f"Fairness over {ranked[0].n_languages} languages: how evenly each tokenizer charges them "
-                 "(95% CI; hatched: text changed)")
+    production = set(results.production) | {s.tokenizer for s in ranked if is_production(s.family)}
+    panels = [(title, [s for s in ranked if (s.tokenizer in production) == wanted])
+              for title, wanted in (("The vendors' tokenizers", True), ("Trained here", False))]
+    panels = [(title, found) for title, found in panels if found]
+    fig = new_figure(11, 1.4 + 0.3 * len(ranked) + 0.5 * len(panels))
+    axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False,
+                        height_ratios=[len(found) + 1.5 for _, found in panels]).ravel()
+    for ax, (title, found) in zip(axes, panels):
+        ys = list(range(len(found)))[::-1]
+        for y, s in zip(ys, found):
+            bar = ax.barh(y, s.gini, color=colours.get(s.tokenizer, (0.5, 0.5, 0.5)), edgecolor="white", height=0.75)
+            if s.tokenizer in lossy:
+                bar[0].set_hatch("////")
+            if s.gini_ci_low is not None:
+                # max(0, ...): a results.json of an older run may hold an interval a rounding off its estimate
+                below, above = max(0.0, s.gini - s.gini_ci_low), max(0.0, s.gini_ci_high - s.gini)
+                ax.errorbar(s.gini, y, xerr=[[below], [above]], fmt="none", ecolor="0.2", elinewidth=1, capsize=2)
+        ax.set_yticks(ys, [s.tokenizer for s in found], fontsize=8)
+        for label in ax.get_yticklabels():
+            label.set_color(text_colour(colours.get(label.get_text(), (0.3, 0.3, 0.3))))
+        ax.set_ylim(-0.7, len(found) - 0.3)
+        ax.set_ylabel("Tokenizer")
+        ax.grid(axis="y", visible=False)
+        ax.set_title(title, fontsize=10)
+        families = list(dict.fromkeys(s.family for s in found))
+        handles = [Patch(facecolor=styles[f].colour, label=family_name(f)) for f in families]
+        if any(s.tokenizer in lossy for s in found):
+            handles.append(Patch(facecolor="0.55", edgecolor="white", hatch="////", label="text changed"))
+        ax.legend(handles=handles, title="Family (lighter: smaller)", loc="upper left", bbox_to_anchor=(1.01, 1),
+                  frameon=False, fontsize=8)
+    axes[-1].set_xlim(0, 1.04 * max(s.gini_ci_high if s.gini_ci_high is not None else s.gini for s in ranked))
+    axes[-1].set_xlabel("Gini coefficient of the languages' token counts for the same sentences (0: every "
+                        "language costs the same)")
+    fig.suptitle(f"Fairness over {ranked[0].n_languages} languages: how evenly each tokenizer charges them "
+                 "(95% CI; hatched: text changed)", fontweight="bold")
     return fig
 
 
@@ -174,22 +195,30 @@ def plot_gini_by_size(results: ReportView):
             continue
         if s.tokenizer in results.production:
             production.append(s)
-        elif s.family.startswith("bpe-") or s.family in ("hf-bpe", "sentencepiece-unigram", "hf-wordpiece"):
+        elif s.family in results.trained_families:
             by_family.setdefault(s.family, []).append((s.vocab_size, s.gini, s.tokenizer))
     curves = {f: sorted(points) for f, points in by_family.items() if len(points) >= 2}
     if not curves:
         return None
     colours = tokenizer_colours(results)
+    styles = family_styles(set(results.family.values()))
     fig = new_figure(11, 5.0)
     ax = fig.add_subplot()
     handles = []
-    order = [f for f in mix_families(results) if f in curves] + sorted(set(curves) - set(mix_families(results)))
+    order = [f for f in mix_families(results) if f in curves] + [f for f in results.trained_families
+                                                                  if f in curves and f not in mix_families(results)]
+    # Families whose curves are the same to three places (HF's byte-level BPE and our balanced one
+    # train the same merges) are drawn once, and the legend names them together.
+    same: dict[tuple, list[str]] = {}
     for family in order:
-        points = curves[family]
-        colour = colours[points[-1][2]]
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", color=colour, linewidth=2 if
-                family.startswith("bpe-") else 1.2, linestyle="-" if family.startswith("bpe-") else ":")
-        handles.append(Line2D([], [], color=colour, marker="o", label=family_name(family)))
+        same.setdefault(tuple((p[0], round(p[1], 3)) for p in curves[family]), []).append(family)
+    for group in same.values():
+        points, style = curves[group[0]], styles[group[0]]
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker=style.marker, color=style.colour,
+                linewidth=2 if group[0].startswith("bpe-") else 1.4, linestyle=style.linestyle)
+        label = " = ".join(family_name(f) for f in group)
+        handles.append(Line2D([], [], color=style.colour, marker=style.marker, linestyle=style.linestyle,
+                              label=label + (" (the same curve)" if len(group) > 1 else "")))
     # Tokenizers with the same Gini to three places share a line and a label; labels are spread
     # apart so that close lines stay readable.
     lines: dict[float, list] = {}
