@@ -247,15 +247,22 @@ class DaskExecutor(Executor):
             raise BenchmarkError("--executor dask needs dask.distributed: pip install 'tokencost-benchmark[cluster]'") from None
         self._cluster = None
         if scheduler is None:
+            # Any process of this machine can reach a port on 127.0.0.1, and a Dask scheduler runs
+            # the pickles it is sent: the local cluster speaks TLS with certificates made for it
+            # alone (Security.temporary, which needs `cryptography`), so only this run gets in.
+            secure = _has_cryptography()
             self._cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, host="127.0.0.1")
+                                         dashboard_address=None, host="127.0.0.1", security=secure or None,
+                                         protocol="tls://" if secure else None)
             self._client = Client(self._cluster)
         else:
             self.same_machine = False
+            _check_scheduler_security(scheduler)
             try:
                 self._client = Client(scheduler, timeout=30)
-            except (OSError, TimeoutError) as exc:
-                raise BenchmarkError(f"--scheduler {scheduler}: cannot reach a Dask scheduler ({one_line(exc)})") from None
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:  # ValueError: an address Dask cannot parse
+                raise BenchmarkError(f"--scheduler {scheduler}: cannot reach a Dask scheduler ({one_line(exc)}); "
+                                     "give its address as tcp://HOST:PORT or tls://HOST:PORT") from None
         self.n_workers = len(self._client.scheduler_info().get("workers", {})) or n_workers
 
     def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
@@ -265,6 +272,30 @@ class DaskExecutor(Executor):
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _has_cryptography() -> bool:
+    try:
+        import cryptography  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _check_scheduler_security(scheduler: str) -> None:
+    """A tls:// scheduler needs this side's certificates in Dask's configuration (or a security
+    loader); without them the connection could only fail after its timeout."""
+    import dask.config
+    from distributed.security import Security
+
+    if not scheduler.startswith("tls://") or dask.config.get("distributed.client.security-loader", None):
+        return
+    security = Security()
+    if not (security.tls_ca_file and security.tls_client_cert):
+        raise BenchmarkError(
+            f"--scheduler {scheduler}: a TLS scheduler, but Dask's configuration names no certificates for this "
+            "client; set distributed.comm.tls.ca-file, distributed.comm.tls.client.cert and .key (e.g. "
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE=ca.pem), see docs/cluster.md")
 
 
 def default_workers() -> int:
