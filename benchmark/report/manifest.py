@@ -7,6 +7,8 @@ A report folder carries `manifest.json`, written last:
 
 `foreign_files(folder)` lists what in a folder is not one of its report's files, unchanged: a file
 the manifest does not list, one whose SHA-256 differs, a folder or link the report did not make.
+A folder inside it that is a report of its own (`nested_reports`: reports/all-languages/ in
+reports/) is neither listed nor foreign: a new report of the outer folder carries it over.
 A folder written before reports had a manifest (no manifest.json) counts as a report when each
 file in it is one that version wrote: results.json (a results file), results.csv, summaries.csv,
 README.md and index.html that name that results file's run ("Run of <date>"), and plots/<name>.png
@@ -38,10 +40,32 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_manifest(folder: Path) -> Path:
-    """List every file under `folder` with its SHA-256 in folder/manifest.json; returns its path."""
+def nested_reports(folder: Path) -> list[str]:
+    """The folders directly inside `folder` that are reports of their own (a manifest, nothing
+    foreign), e.g. reports/all-languages/: a report of the folder keeps them and does not list
+    them, since each is replaced by its own run."""
     folder = Path(folder)
-    files = {name: sha256_file(folder / name) for name, kind in _entries(folder) if kind == "file"}
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.is_dir() and not path.is_symlink() and _listed_files(path / MANIFEST) is not None \
+                and not foreign_files(path):
+            found.append(path.name)
+    return found
+
+
+def _outside_nested(entries: list[tuple[str, str]], nested: list[str]) -> list[tuple[str, str]]:
+    return [(name, kind) for name, kind in entries
+            if not any(name == sub or name.startswith(sub + "/") for sub in nested)]
+
+
+def write_manifest(folder: Path) -> Path:
+    """List every file under `folder` (those of nested reports aside) with its SHA-256 in
+    folder/manifest.json; returns its path."""
+    folder = Path(folder)
+    entries = _outside_nested(_entries(folder), nested_reports(folder))
+    files = {name: sha256_file(folder / name) for name, kind in entries if kind == "file"}
     document = {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "files": dict(sorted(files.items()))}
     path = folder / MANIFEST
     atomic_write_text(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
@@ -54,7 +78,7 @@ def foreign_files(folder: Path) -> list[str]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    entries = _entries(folder)
+    entries = _outside_nested(_entries(folder), nested_reports(folder))
     listed = _listed_files(folder / MANIFEST)
     if listed is None:
         return _legacy_foreign(folder, entries)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from benchmark.errors import BenchmarkError
-from benchmark.report.manifest import foreign_files, write_manifest
+from benchmark.report.manifest import foreign_files, nested_reports, write_manifest
 
 if TYPE_CHECKING:
     from benchmark.results.rows import Results
@@ -124,7 +124,9 @@ class OutputClaim:
         staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{_NEW}-", dir=folder.parent))
         swapped = False
         try:
-            written = [*write(staging), write_manifest(staging)]
+            written = write(staging)
+            _carry_nested_reports(folder, staging)
+            written.append(write_manifest(staging))
             _make_readable(staging)
             swapped = _swap(staging, folder)  # from here on, `folder` holds the new report
             if swapped and not self.replace_foreign:
@@ -145,6 +147,22 @@ class OutputClaim:
         except KeyboardInterrupt:
             raise ReportInterrupted(f"interrupted: {self.given} holds the new report") from None
         return [folder / path.relative_to(staging) for path in written]
+
+
+def _carry_nested_reports(folder: Path, staging: Path) -> None:
+    """Copy the reports nested in `folder` (reports/all-languages/) into the new one before the
+    swap, as hard links where the file system allows: the swap then keeps them, and a run killed
+    at any point leaves them whole in the old folder or the new."""
+    for name in nested_reports(folder):
+        if not (staging / name).exists():
+            shutil.copytree(folder / name, staging / name, copy_function=_link_or_copy)
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def claim_output(folder: Path, *, replace_foreign: bool = False) -> OutputClaim:
