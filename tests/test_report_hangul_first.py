@@ -52,3 +52,29 @@ def test_nothing_without_korean_or_the_family(results):
     without = ReportView.of(replace(results, rows=tuple(r for r in results.rows if r.family != "bpe-hangul-first")))
     assert korean_points(without) == {} and hangul_first_sentence(without) == ""
     assert plot_korean_by_size(without) is None
+
+
+def test_rare_entries_per_trained_tokenizer_beside_the_embedding(results, tmp_path):
+    from benchmark.adapters.cache import TrainingCache
+    from benchmark.adapters.registry import build_tokenizers
+    from benchmark.measure.plan import RunConfig, plan_run
+    from benchmark.measure.rare_entries import RARE_BELOW, rare_entry_share
+    from benchmark.report.tables import tokenizer_table
+
+    shares = {s.tokenizer: s.rare_entry_share for s in results.summaries}
+    assert set(shares) == {"bpe/balanced-600", "bpe/balanced-1200", "bpe/hangul-first-600", "bpe/hangul-first-1200"}
+    plan = plan_run(RunConfig(languages=("eng_Latn", "kor_Hang", "jpn_Jpan"), max_sentences=150, vocab_sizes=(600,),
+                              tokenizers=("bpe/hangul-first-600",), cache_dir=tmp_path))
+    (adapter,) = build_tokenizers(["bpe/hangul-first-600"], plan.training, TrainingCache(tmp_path))
+    assert shares["bpe/hangul-first-600"] == rare_entry_share(adapter, plan.training.lines, {})
+    # Counted by hand: an entry is rare when its training text holds it fewer than RARE_BELOW times.
+    seen = {}
+    for line in plan.training.texts:
+        for token_id in adapter.encode(line):
+            seen[token_id] = seen.get(token_id, 0) + 1
+    rare = sum(1 for i in range(adapter.vocab_size) if seen.get(i, 0) < RARE_BELOW)
+    assert shares["bpe/hangul-first-600"] == rare / adapter.vocab_size
+    table = tokenizer_table(results)
+    column = table.headers.index("rare entries (< 10 in its training text)")
+    line = next(row for row in table.rows if row[0] == "bpe/hangul-first-600")
+    assert line[column] == f"{100 * rare / adapter.vocab_size:.1f}%"

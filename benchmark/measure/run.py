@@ -95,6 +95,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         clock.lap("compressing")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
+        rare = _rare_entries(ready, plan, executor, progress)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("counting")
@@ -102,7 +103,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         clock.lap("timing")
         examples = split_examples(ready, plan)
     rows = _rows(tokenizers, plan, counted, timed, words, compressed)
-    summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies)
+    summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
     record = describe_run(plan, tokenizers, executor, words, examples)
@@ -246,6 +247,30 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
         vocabularies[tokenizer.id] = vocabulary
     progress.finish(step)
     return counted, vocabularies
+
+
+def _rare_entries(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,
+                  progress: Progress) -> dict[str, float | None]:
+    """tokenizer id -> the share of its entries rare in its own training text (measure/rare_entries.py),
+    for the trained ones: on the workers where a recipe can build them, else here."""
+    from benchmark.measure.rare_entries import rare_tasks, run_rare_task
+
+    if plan.training is None:
+        return {}
+    tasks = rare_tasks(tokenizers, plan.training.lines, lambda adapter: requested_size(adapter.id) is not None)
+    if not tasks:
+        return {}
+    step = progress.task("rare entries (each trained tokenizer on its training text)", total=len(tasks))
+    here = {t.id: t for t in tokenizers if t.recipe is None}
+    shipped = [task for task in tasks if task.tokenizer not in here]
+    found = dict(zip((task.tokenizer for task in shipped),
+                     executor.map(run_rare_task, shipped, on_done=lambda: progress.advance(step))))
+    for task in tasks:
+        if task.tokenizer in here:
+            found[task.tokenizer] = run_rare_task(task, here[task.tokenizer])
+            progress.advance(step)
+    progress.finish(step)
+    return {tokenizer: share if isinstance(share, float) else None for tokenizer, share in found.items()}
 
 
 def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adapter]:

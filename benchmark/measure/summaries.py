@@ -6,7 +6,9 @@
   resamples (`metrics.fairness_cis`). Only over every language of the run: a tokenizer that failed
   on one gets blanks and a note, since a Gini over fewer languages is not comparable.
 - Rényi efficiency of all the languages' tokens together (the rows have each language's).
-- Vocabulary health (benchmark.measure.vocabulary), checked once per tokenizer in a counting task.
+- Vocabulary health (benchmark.measure.vocabulary), checked once per tokenizer in a counting task,
+  and for a trained tokenizer the share of its entries rare in its own training text
+  (benchmark.measure.rare_entries).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ DISTRIBUTION_SETTINGS = DistributionSettings(
 
 def build_summaries(tokenizers: Sequence[Adapter | NotBuilt], languages: Sequence[str], reference: str,
                     counted: Mapping[str, tuple[dict[str, Counts], dict[str, str]]],
-                    vocabularies: Mapping[str, VocabularyHealth | str | None]) -> tuple[TokenizerSummary, ...]:
+                    vocabularies: Mapping[str, VocabularyHealth | str | None],
+                    rare_entry_shares: Mapping[str, float | None] | None = None) -> tuple[TokenizerSummary, ...]:
     """A summary for each tokenizer that was measured (skipped ones have none), in run order."""
     measured = [t for t in tokenizers if isinstance(t, Adapter)]
     complete = [t for t in measured if all(code in counted[t.id][0] for code in languages) and len(languages) > 1]
@@ -78,6 +81,7 @@ def build_summaries(tokenizers: Sequence[Adapter | NotBuilt], languages: Sequenc
             n_unreachable=vocabulary.n_unreachable if vocabulary else None,
             unreachable_examples=vocabulary.unreachable_examples if vocabulary else (),
             entries_checked=vocabulary.entries_checked if vocabulary else None,
+            rare_entry_share=(rare_entry_shares or {}).get(tokenizer.id),
             note=note,
         ))
     return tuple(summaries)

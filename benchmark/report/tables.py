@@ -244,15 +244,18 @@ def tokenizer_table(results: ReportView) -> Table:
     # first(): each column's first value that is not NaN, so the training time of any row that has one.
     tokenizers = by_tokenizer.first().reindex(results.tokenizers)
     status = by_tokenizer[["ok", "status", "language"]].apply(_status).reindex(tokenizers.index)
+    rare = {s.tokenizer: s.rare_entry_share for s in results.summaries}
     columns = (
         tokenizers.index.to_series(),
         tokenizers["family"].map(family_name),
         column_text(tokenizers, fmt_int, "vocab_size"),
         column_text(tokenizers, fmt_seconds, "train_seconds"),
         column_text(tokenizers, fmt_int, "embedding_params"),
+        tokenizers.index.to_series().map(lambda tid: fmt_rate_percent(rare.get(tid))),
         status,
     )
-    headers = ("tokenizer", "family", "vocab size", "train seconds", "embedding params (x768)", "status")
+    headers = ("tokenizer", "family", "vocab size", "train seconds", "embedding params (x768)",
+               "rare entries (< 10 in its training text)", "status")
     return Table(
         "tokenizers",
         "Tokenizers",
@@ -260,8 +263,10 @@ def tokenizer_table(results: ReportView) -> Table:
         tuple(zip(*(column.tolist() for column in columns))),
         note="Train seconds: wall time of one training run on the training text (blank for vocabularies we did "
         "not train). Embedding params: vocabulary size x 768, the rows of an embedding table as wide as "
-        "BERT-base's or GPT-2 small's.",
-        numeric=(False, False, True, True, True, False),
+        "BERT-base's or GPT-2 small's. Rare entries: the share of a trained tokenizer's vocabulary that occurs "
+        "fewer than 10 times when it encodes its own training text (each language as often as its mix weighs "
+        "it): rows of that table that training barely updates.",
+        numeric=(False, False, True, True, True, True, False),
     )
 
 

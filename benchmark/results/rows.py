@@ -202,6 +202,8 @@ class TokenizerSummary:
     n_unreachable: int | None  # of those, the ones that do not encode to exactly themselves
     unreachable_examples: tuple[str, ...] = ()  # 'id "text" -> ids'
     entries_checked: str | None = None  # which entries were checked
+    # trained tokenizers: share of entries seen fewer than 10 times when it encodes its own training text
+    rare_entry_share: float | None = None
     note: str | None = None  # why figures are blank
 
     def __post_init__(self) -> None:

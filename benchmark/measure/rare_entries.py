@@ -1,0 +1,73 @@
+"""Rare entries: the share of a trained tokenizer's vocabulary that occurs fewer than 10 times when
+it encodes its own training text (the Korean notes' "rarely trained" tokens, whose embedding rows
+see little gradient), beside the embedding's V x D parameters the report already shows.
+
+Its own training text is the run's training lines, each language's counted as often as the
+tokenizer's training mix weighted it (our BPE's `weights` setting; 1 for the libraries'
+trainers, which learn from the lines as they are; a weight of 0 leaves a language out). An entry
+is an id whose bytes the adapter knows (special and added tokens are not entries). Only trained
+tokenizers have a training text: the others get None.
+
+Each tokenizer is one task on the run's workers (built from its recipe there), as counting is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from benchmark.adapters.base import Adapter, Recipe
+from benchmark.errors import one_line
+
+RARE_BELOW = 10  # occurrences in the training text under which an entry counts as rare
+
+
+@dataclass(frozen=True)
+class RareTask:
+    tokenizer: str
+    recipe: Recipe | None  # None: counted in this process (an adapter without a recipe)
+    lines_by_language: tuple[tuple[str, tuple[str, ...]], ...]
+    weights: tuple[tuple[str, int], ...]  # language -> how often its lines count
+
+
+def rare_entry_share(adapter: Adapter, lines_by_language: Mapping[str, Sequence[str]],
+                     weights: Mapping[str, int]) -> float | None:
+    """Share of the entries of `adapter` seen fewer than RARE_BELOW times in the weighted lines."""
+    seen: Counter[int] = Counter()
+    for code, lines in lines_by_language.items():
+        weight = weights.get(code, 1)
+        if weight <= 0:
+            continue
+        counts: Counter[int] = Counter()
+        for line in lines:
+            counts.update(adapter.encode(line))
+        for token_id, n in counts.items():
+            seen[token_id] += weight * n
+    entries = [i for i in range(adapter.vocab_size) if adapter.token_bytes(i) is not None]
+    if not entries:
+        return None
+    return sum(1 for i in entries if seen[i] < RARE_BELOW) / len(entries)
+
+
+def run_rare_task(task: RareTask, adapter: Adapter | None = None) -> float | str | None:
+    """The share for one tokenizer, or the one-line reason it could not be had."""
+    try:
+        adapter = adapter or task.recipe.build()
+        return rare_entry_share(adapter, dict(task.lines_by_language), dict(task.weights))
+    except Exception as exc:  # one tokenizer's failure leaves its cell blank, not the run
+        return one_line(exc)
+
+
+def rare_tasks(tokenizers: Sequence[Adapter], lines_by_language: Mapping[str, Sequence[str]],
+               is_trained) -> list[RareTask]:
+    """One task per trained tokenizer (`is_trained(adapter)`), with its mix's weights."""
+    lines = tuple((code, tuple(texts)) for code, texts in lines_by_language.items())
+    tasks = []
+    for adapter in tokenizers:
+        if not is_trained(adapter):
+            continue
+        weights = adapter.settings.get("weights") or {}
+        tasks.append(RareTask(adapter.id, adapter.recipe, lines,
+                              tuple((code, int(weights.get(code, 1))) for code, _ in lines)))
+    return tasks
