@@ -32,9 +32,9 @@ FAMILY_COLOURS = {
     "mistral": "#CC79A7",
     "qwen": "#228833",
     "deepseek": "#EE6677",
-    "gemma": "#CCBB44",
-    "grok": "#AA3377",
-    "claude": "#56B4E9",
+    "google": "#CCBB44",  # Gemma
+    "xai": "#AA3377",  # Grok
+    "anthropic": "#56B4E9",  # Claude (legacy)
     "bpe-balanced": "#332288",
     "bpe-parity": "#117733",
     "bpe-english-heavy": "#CC6677",
