@@ -169,8 +169,10 @@ class SpeedRanking:
     medians: dict[str, float]  # tokenizer -> median over languages
     fastest: str
     slowest: str
-    leaders: list[str]  # within SPEED_TIE_SHARE of the fastest, fastest first
-    trailers: list[str]  # within SPEED_TIE_SHARE of the slowest, slowest first
+    leaders: list[str]  # within tie_share of the fastest, fastest first
+    trailers: list[str]  # within tie_share of the slowest, slowest first
+    tie_share: float = SPEED_TIE_SHARE  # SPEED_TIE_SHARE, or the run's own noise where it measured more
+    self_ratios: tuple[float, float] | None = None  # the yardstick timed against itself: lowest, highest
 
 
 def speed_ranking(results: ReportView) -> SpeedRanking | None:
@@ -187,12 +189,20 @@ def speed_ranking(results: ReportView) -> SpeedRanking | None:
     medians = {tid: statistics.median(values) for tid, values in speeds.items()}
     fastest = max(medians, key=lambda tid: (medians[tid], tid))
     slowest = min(medians, key=lambda tid: (medians[tid], tid))
+    # The yardstick's own row is tiktoken timed in turns with itself: 1.0 but for the noise of this
+    # run on this machine. No encoder is named faster than another inside that noise.
+    yardstick = results.record.settings.timing.yardstick
+    own = [row.throughput_x_tiktoken for row in results.rows
+           if by_ratio and row.ok and row.tokenizer == yardstick and row.throughput_x_tiktoken]
+    self_ratios = (min(own), max(own)) if own else None
+    noise = max(max(r, 1 / r) for r in own) - 1 if own else 0.0
+    tie_share = max(SPEED_TIE_SHARE, noise)
     # Tokenizers this close to the fastest (slowest) are named with it: one run does not order them.
-    leaders = sorted((t for t in medians if medians[t] >= medians[fastest] * (1 - SPEED_TIE_SHARE)),
+    leaders = sorted((t for t in medians if medians[t] * (1 + tie_share) >= medians[fastest]),
                      key=lambda t: (-medians[t], t))
-    trailers = sorted((t for t in medians if medians[t] <= medians[slowest] * (1 + SPEED_TIE_SHARE)),
+    trailers = sorted((t for t in medians if medians[t] <= medians[slowest] * (1 + tie_share)),
                       key=lambda t: (medians[t], t))
-    return SpeedRanking(by_ratio, medians, fastest, slowest, leaders, trailers)
+    return SpeedRanking(by_ratio, medians, fastest, slowest, leaders, trailers, tie_share, self_ratios)
 
 
 # ----------------------------------------------------------------------------- fidelity

@@ -22,6 +22,12 @@ class LanguageCost:
     cheapest: list[ResultRow]  # tied to one decimal of tokens per sentence
     dearest: ResultRow
     runner_up: ResultRow | None = None  # the fewest tokens after the cheapest ones
+    dearest_tied: tuple[ResultRow, ...] = ()  # every model at the dearest's figure to one decimal
+
+    @property
+    def dearest_names(self) -> str:
+        """The dearest model and those tied with it, named together as the cheapest are."""
+        return ", ".join(row.tokenizer for row in self.dearest_tied or (self.dearest,))
 
     @property
     def spread(self) -> float:
@@ -44,8 +50,10 @@ def cheapest_models(results: ReportView) -> list[LanguageCost]:
         tied = sorted((row for row in rows if f"{row.tokens_per_sentence:.1f}" == f"{best.tokens_per_sentence:.1f}"),
                       key=lambda row: row.tokenizer)
         others = sorted((row for row in rows if row not in tied), key=lambda row: (row.n_tokens, row.tokenizer))
-        found.append(LanguageCost(language, tied, max(rows, key=lambda row: (row.n_tokens, row.tokenizer)),
-                                  others[0] if others else None))
+        worst = max(rows, key=lambda row: (row.n_tokens, row.tokenizer))
+        worst_tied = tuple(sorted((row for row in rows if f"{row.tokens_per_sentence:.1f}" ==
+                                   f"{worst.tokens_per_sentence:.1f}"), key=lambda row: row.tokenizer))
+        found.append(LanguageCost(language, tied, worst, others[0] if others else None, worst_tied))
     return found
 
 

@@ -254,7 +254,12 @@ def _speed_sentence(results: ReportView) -> str:
         return join_words([f"{first} ({shown(first)}{unit})", *(f"{t} ({shown(t)})" for t in rest)])
 
     unit = " tiktoken cl100k_base's throughput"
-    tie = f", within {SPEED_TIE_SHARE:.0%} of each other (closer than one run tells apart)"
+    if ranking.self_ratios is not None and ranking.tie_share > SPEED_TIE_SHARE:
+        low, high = ranking.self_ratios
+        tie = (f", within {ranking.tie_share:.0%} of each other: tiktoken timed against itself read "
+               f"{low:.2f}-{high:.2f}x in this run, so it does not order them")
+    else:
+        tie = f", within {ranking.tie_share:.0%} of each other (closer than one run tells apart)"
     fast = (f"The fastest encoder is {named(leaders, unit)}" if len(leaders) == 1
             else f"The fastest encoders are {named(leaders, unit)}{tie}")
     slow = (f"the slowest is {named(trailers, '')}" if len(trailers) == 1

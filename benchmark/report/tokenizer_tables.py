@@ -57,13 +57,13 @@ def cheapest_table(results: ReportView) -> Table:
     for cost in cheapest_models(results):
         row = (language_label(results, cost.language), ", ".join(row.tokenizer for row in cost.cheapest),
                fmt_one_decimal(cost.cheapest[0].tokens_per_sentence),
-               cost.dearest.tokenizer, fmt_one_decimal(cost.dearest.tokens_per_sentence), f"{cost.spread:.2f}x")
+               cost.dearest_names, fmt_one_decimal(cost.dearest.tokens_per_sentence), f"{cost.spread:.2f}x")
         rows.append(row + ((_against_next(results, cost),) if paired else ()))
     return Table("cheapest_models", "The cheapest model per language",
                  ("language", "fewest tokens", "tokens / sentence", "most tokens", "tokens / sentence",
                   "most / fewest") + (("fewest / next (95% interval)",) if paired else ()), tuple(rows),
                  note="Among the production tokenizers that give every sentence back (99% or more); models whose "
-                 "figures round to the same tenth are named together."
+                 "figures round to the same tenth are named together, in both columns."
                  + (" Fewest / next: the cheapest's tokens over the next cheapest's, with its paired bootstrap "
                     "interval; tied when that interval holds 1." if paired else ""),
                  numeric=(False, False, True, False, True, True) + ((False,) if paired else ()))
@@ -172,20 +172,34 @@ def word_tables(results: ReportView) -> list[Table]:
              if code in segmenters and segmenters[code].segmenter == "none"]
     why = ""
     if blank:
-        why = (" Blank: no word segmenter for " + ", ".join(language_label(results, c) for c in blank) +
-               " (see the run record's settings.words).")
+        why = (" Blank: no word segmenter for " + ", ".join(language_label(results, c) for c in blank))
+        # The run record says why; where it is the missing extra, say the fix here, where the blank is.
+        if any("segmenters]" in (segmenters[c].note or "") for c in blank):
+            why += (": install the segmenters extra (pip install '.[segmenters]' in a clone of this repository) "
+                    "and run again.")
+        else:
+            why += " (see the run record's settings.words)."
+    # The dictionary segmenters this run used, each with its languages (UAX #29 found the others' words).
+    dictionaries: dict[str, list[str]] = {}
+    for code in results.languages:
+        entry = segmenters.get(code)
+        if entry is not None and entry.segmenter != "none" and not entry.segmenter.startswith("UAX #29"):
+            dictionaries.setdefault(entry.segmenter, []).append(results.record.language_names.get(code, code))
+    used = "; ".join(f"{', '.join(names)}: {name}" for name, names in dictionaries.items())
+    how = (f", or a dictionary segmenter where a language is written without spaces ({used})" if used else
+           "" if segmenters else ", or a dictionary segmenter where a language is written without spaces")
     if frame["fertility"].isna().all():
         return []
     return [
         pivot(results, frame, "fertility", "Fertility: tokens per word", column_text(frame, fmt_ratio, "fertility"),
-              note="Tokens per word of the measured text; words come from Unicode word boundaries (UAX #29), or a "
-              "dictionary segmenter where a language is written without spaces (Japanese: MeCab with UniDic)."
-              + why, lossy=lossy_lines(frame), tokenizers=shown),
+              note="Tokens per word of the measured text; words come from Unicode word boundaries (UAX #29)"
+              + how + "." + why, lossy=lossy_lines(frame), tokenizers=shown),
         pivot(results, frame, "continued_words", "Continued words: share of words split into two or more tokens",
               column_text(frame, fmt_rate_percent, "continued_word_rate"),
-              note="The rest are kept whole (one token, which may carry a leading space)." + why, tokenizers=shown),
+              note="The rest are kept whole (one token, which may carry a leading space)." + why,
+              lossy=lossy_lines(frame), tokenizers=shown),
         pivot(results, frame, "partial_chars", "Partial-character tokens: share of tokens that are part of a character",
               column_text(frame, fmt_rate_percent, "partial_char_rate"),
               note="Tokens whose bytes are not valid UTF-8 on their own: the byte-level twin of the unknown-token "
-              "rate. Blank: the tokenizer cannot split a character.", tokenizers=shown),
+              "rate. Blank: the tokenizer cannot split a character.", lossy=lossy_lines(frame), tokenizers=shown),
     ]
