@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmark.report import hangul_first, many_languages, tokenizer_plots, plots, token_boundaries
+from benchmark.report import decomposition, hangul_first, many_languages, tokenizer_plots, plots, token_boundaries
 from benchmark.report.analysis import has_yardstick_ratios
 from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import join_words, language_label
@@ -95,6 +95,18 @@ PLOTS = (
         "language (the most expensive first, by the mean over the main tokenizers), one column per main tokenizer; "
         "lower is cheaper. † marks a count of text the tokenizer changed.",
         draw_many=many_languages.tokens_heatmap,
+    ),
+    PlotSpec(
+        "premium_decomposition",
+        "Where each premium comes from: the text's bytes, and the tokenizer",
+        "Per production tokenizer, languages by premium over the reference (dearest on top, log scale): the grey "
+        "bar is the byte premium (the same sentences' UTF-8 bytes over the reference's, no tokenizer involved), the "
+        "coloured one the tokenizer's factor that takes it to the premium (a bar that turns back is a tokenizer that "
+        "charges less than the bytes would), and the black tick the information floor (the text compressed by lzma).",
+        decomposition.plot_premium_decomposition, "cost",
+        many_caption="Per production tokenizer, every language by premium over the reference (dearest on top, the "
+        "dearest named; log scale): the grey bar is the byte premium, the coloured one the tokenizer's factor, the "
+        "black tick the information floor (the text compressed by lzma).",
     ),
     PlotSpec(
         "premium",

@@ -6,6 +6,7 @@ any output). Nothing here computes a figure the tables or plots also need.
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
+from benchmark.report.decomposition import tokenizer_share_finding
 from benchmark.report.hangul_first import hangul_first_sentence
 from benchmark.report.analysis import (
     FLAT_GAIN_PER_DOUBLING,
@@ -36,6 +37,7 @@ def compute_findings(results: ReportView) -> list[str]:
     findings = []
     for sentence in (
         _premium_sentence(results),
+        tokenizer_share_finding(results),
         _cheapest_sentence(results),
         _fairness_sentence(results),
         _mix_sentence(results),

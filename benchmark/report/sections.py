@@ -19,6 +19,7 @@ from benchmark.report.tokenizer_tables import (
     vocabulary_table,
     word_tables,
 )
+from benchmark.report.decomposition import script_decomposition_table
 from benchmark.report.script_summary import script_of_language, script_premium_table
 from benchmark.report.tables import (
     Table,
@@ -68,7 +69,8 @@ def report_sections(results: ReportView) -> list[Section]:
             "Tokens per sentence and the premium over the reference language on every production tokenizer the run "
             "measured, and the cheapest model for each language.", plots_in("cost"),
             tuple(t for t in (production_cost_table(results), production_premium_table(results),
-                              cheapest_table(results), _by_script(results)) if t.rows)))
+                              cheapest_table(results), _by_script(results),
+                              script_decomposition_table(results)) if t.rows)))
     if len(by_gini(results)) >= 2:
         sections.append(Section(
             "fairness", "How evenly each tokenizer charges the languages",
