@@ -12,7 +12,7 @@ from make_mixes_fixture import run_fixture  # the folder of this script is on sy
 
 LANGUAGES = "eng,hin,amh,yor,kor,zho_Hans"
 COMMAND = ["run", "--languages", LANGUAGES, "--max-sentences", "40", "--repeats", "1", "--no-plots",
-           "--tokenizers", "tiktoken/*,llama/*,mistral/*,qwen/*,deepseek/*"]
+           "--tokenizers", "tiktoken/*,llama/*,mistral/*,qwen/*,deepseek/*,google/*,xai/*,anthropic/*"]
 
 if __name__ == "__main__":
     run_fixture(COMMAND, "results_cost.json")
