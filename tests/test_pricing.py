@@ -304,3 +304,19 @@ def test_cost_in_a_subprocess_reads_only_saved_results(my_prices):
                            "--prices", str(my_prices)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Korean (kor_Hang): ") and "Cheapest overall: cheap-o200k" in done.stdout
+
+
+def test_a_model_name_from_a_prices_file_cannot_drive_the_terminal(tmp_path):
+    hostile = write(tmp_path / "p.csv", "model,input_usd_per_mtok,tokenizer\n"
+                    "\"evil\x1b]0;owned\x07\u202e\",0.01,tiktoken/o200k_base\n")
+    out = io.StringIO()
+    assert cmd_cost("kor", results_path=FIXTURE, prices=hostile, out=out) == 0
+    text = out.getvalue()
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert "evil\\x1b]0;owned\\x07\\u202e" in text
+
+
+def test_the_readme_gives_the_command_that_makes_the_committed_results():
+    from benchmark.pricing.answer import ALL_LANGUAGES_COMMAND
+
+    assert ALL_LANGUAGES_COMMAND in (ROOT / "README.md").read_text(encoding="utf-8")
