@@ -78,3 +78,14 @@ def test_rare_entries_per_trained_tokenizer_beside_the_embedding(results, tmp_pa
     column = table.headers.index("rare entries (< 10 in its training text)")
     line = next(row for row in table.rows if row[0] == "bpe/hangul-first-600")
     assert line[column] == f"{100 * rare / adapter.vocab_size:.1f}%"
+
+
+def test_the_record_says_how_much_of_the_vocabulary_the_syllables_take(results):
+    from benchmark.bpe import ByteLevelBPE
+
+    for point in korean_points(results)["bpe-hangul-first"]:
+        entry = results.record.tokenizers[point.tokenizer]
+        assert point.n_syllable_entries == entry.settings["whole_character_entries"] > 0
+        assert f"syllables {point.n_syllable_entries / point.vocab_size:.0%} of the vocabulary" in (
+            hangul_first_sentence(results))
+    assert all(p.n_syllable_entries is None for p in korean_points(results)["bpe-balanced"])

@@ -213,9 +213,10 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
               **({"whole_characters": list(mix.whole_characters)} if mix.whole_characters else {}),
               "train_seconds": "time the single training run to the largest size took to reach this size"}
     if all(hit is not None for hit in found.values()):
-        return {size: InhouseBPE(ByteLevelBPE.load(path), id=trained_id(size), family=family,
-                                 train_seconds=meta["train_seconds"], extra_settings=record)
-                for size, (path, meta) in found.items()}
+        loaded = {size: (ByteLevelBPE.load(path), meta["train_seconds"]) for size, (path, meta) in found.items()}
+        return {size: InhouseBPE(model, id=trained_id(size), family=family, train_seconds=seconds,
+                                 extra_settings=_with_whole_characters(record, model, mix))
+                for size, (model, seconds) in loaded.items()}
     counts = pretoken_counts_by_language or count_pretokens_by_language(training.lines)
     if mix.parity:
         sweep = ByteLevelBPE.train_parity_sweep(pretoken_counts_by_language=counts, vocab_sizes=vocab_sizes,
@@ -231,8 +232,23 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
             model.save(path)
             cache.store(FAMILY, keys[size], MODEL_SUFFIX, path.read_bytes(), {"train_seconds": seconds})
         adapters[size] = InhouseBPE(model, id=trained_id(size), family=family, train_seconds=seconds,
-                                    extra_settings=record)
+                                    extra_settings=_with_whole_characters(record, model, mix))
     return adapters
+
+
+def _with_whole_characters(record: dict[str, Any], model, mix: TrainingMix) -> dict[str, Any]:
+    """The record, plus how many entries are one whole character of the mix's scripts (the
+    syllables of `hangul-first`: how much of the vocabulary they take at this size)."""
+    if not mix.whole_characters:
+        return record
+    from benchmark.bpe.whole_chars import script_pattern
+
+    is_one = script_pattern(mix.whole_characters).fullmatch
+    n_entries = 0
+    for token_id in range(256, 256 + len(model.merges)):
+        text = model.token_bytes(token_id).decode("utf-8", "replace")
+        n_entries += len(text) == 1 and is_one(text) is not None
+    return {**record, "whole_character_entries": n_entries}
 
 
 def _weighted_sum(counts: dict[str, dict[bytes, int]], weights: dict[str, int]) -> dict[bytes, int]:

@@ -32,6 +32,7 @@ class KoreanPoint:
     partial_char_rate: float | None
     bytes_per_token: float | None
     others_vs_balanced: float | None  # the other languages' tokens over the balanced model's, minus 1
+    n_syllable_entries: int | None  # Hangul-first only: entries that are one whole syllable (its record)
 
 
 def korean_points(results: ReportView) -> dict[str, list[KoreanPoint]]:
@@ -50,6 +51,11 @@ def korean_points(results: ReportView) -> dict[str, list[KoreanPoint]]:
             return None
         return sum(a.n_tokens for a, _ in pairs) / sum(b.n_tokens for _, b in pairs) - 1
 
+    def syllables(tokenizer: str) -> int | None:
+        entry = results.record.tokenizers.get(tokenizer)
+        value = entry.settings.get("whole_character_entries") if entry is not None else None
+        return value if isinstance(value, int) else None
+
     points: dict[str, list[KoreanPoint]] = {}
     for row in sorted(by_id.values(), key=lambda r: r.vocab_size):
         if row.family not in COMPARED:
@@ -57,7 +63,7 @@ def korean_points(results: ReportView) -> dict[str, list[KoreanPoint]]:
         ci = (row.premium_ci_low, row.premium_ci_high) if row.premium_ci_low is not None else None
         points.setdefault(row.family, []).append(KoreanPoint(
             row.tokenizer, row.family, row.vocab_size, row.tokens_per_sentence, row.premium, ci, row.partial_char_rate,
-            row.bytes_per_token, others(row.tokenizer, row.vocab_size)))
+            row.bytes_per_token, others(row.tokenizer, row.vocab_size), syllables(row.tokenizer)))
     return {family: points[family] for family in COMPARED if family in points}
 
 
@@ -113,6 +119,8 @@ def hangul_first_sentence(results: ReportView) -> str:
     parts = []
     for mine, base in pairs:
         paid = f", others {mine.others_vs_balanced:+.1%} tokens" if mine.others_vs_balanced is not None else ""
+        if mine.n_syllable_entries is not None:
+            paid += f", syllables {mine.n_syllable_entries / mine.vocab_size:.0%} of the vocabulary"
         parts.append(f"{mine.vocab_size:,}: {mine.premium:.2f}x against {base.premium:.2f}x{paid}")
     cheaper = [mine for mine, base in pairs if mine.premium_ci and base.premium_ci
                and mine.premium_ci[1] < base.premium_ci[0]]
