@@ -53,6 +53,20 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def check_writable_folder(path: Path, option: str) -> None:
+    """A one-line BenchmarkError now, before any work, unless files can be written into the
+    folder `path` (which need not exist yet): not a file, no file in the way, writable."""
+    path = Path(path)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        where = "is a file" if existing == path else f"cannot be made, {existing} is a file"
+        raise BenchmarkError(f"{option} {path}: {where}; give a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BenchmarkError(f"{option} {path}: cannot write into {existing} (permission denied)")
+
+
 def file_kind(path: Path) -> str | None:
     """What stands at `path` when it is not a regular file ("a folder", "a FIFO", "a broken
     symbolic link", ...); None for a regular file (or a link to one). "no such file" when nothing."""

@@ -34,7 +34,7 @@ def test_a_two_sentence_corpus_draws_every_plot_and_each_interval_holds_its_esti
     for row in results.rows:
         if row.premium is not None:
             assert row.premium_ci_low <= row.premium <= row.premium_ci_high
-    assert (output / "plots" / "fairness.png").is_file()
+    assert list((output / "plots").glob("*.png"))
 
 
 def test_a_tokenizer_file_named_like_mathtext_is_drawn_as_its_name(tmp_path):
@@ -45,6 +45,55 @@ def test_a_tokenizer_file_named_like_mathtext_is_drawn_as_its_name(tmp_path):
     output = tmp_path / "out"
     assert main(["run", *TINY, "--tokenizers", "tiktoken/cl100k_base,file/*", "--tokenizer-file", str(model),
                  "--output", str(output)]) == 0
-    svg = (output / "plots" / "fairness.svg").read_text(encoding="utf-8")
     assert "file/a|b$x^$.json" in json.dumps(load_results(output / "results.json").to_dict())
-    assert svg.startswith("<?xml")
+    assert len(list((output / "plots").glob("*.png"))) >= 3  # every plot with the name drawn
+
+
+def test_a_count_no_run_could_make_is_refused_when_the_results_are_read(tmp_path, capsys):
+    raw = json.loads((DATA / "results_fixture.json").read_text(encoding="utf-8"))
+    raw["rows"][0]["n_tokens"] = 10**400
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert main(["report", "--results", str(path), "--output", str(tmp_path / "out"), "--no-plots"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: malformed results, row 1: n_tokens must be below 2**63, got a number of 401 digits" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_save_dir_or_baseline_that_cannot_be_written_is_refused_before_the_work(tmp_path, capsys):
+    import time
+
+    a_file = tmp_path / "FILE"
+    a_file.write_text("mine\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    started = time.perf_counter()
+    assert main(["train", "--tokenizers", "bpe/*", "--vocab-sizes", "300", "--languages", "eng", "--max-sentences", "50",
+                 "--cache-dir", str(cache), "--save-dir", str(a_file)]) == 2
+    assert capsys.readouterr().err == f"error: --save-dir {a_file}: is a file; give a folder\n"
+    assert not cache.exists()  # nothing was trained
+    assert main(["speed", "--update-baseline", "--baseline", str(a_file / "x.json"), "--languages", "eng"]) == 2
+    assert capsys.readouterr().err == f"error: --baseline {a_file}: is a file; give a folder\n"
+    assert time.perf_counter() - started < 30
+    assert a_file.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--train-mix", "ENG=9,eng=1,*=1"], "training mix 'ENG=9,eng=1,*=1': eng given twice (codes are read in any case)"),
+    (["--train-mix", "xx=1"], "training mix 'xx=1': no training language xx; the training languages are"),
+    (["--languages", "all,xx"], "'xx'"),
+])
+def test_unknown_or_colliding_codes_are_errors(tmp_path, capsys, arguments, message):
+    assert main(["run", "--tokenizers", "bpe/*", "--vocab-sizes", "300", "--max-sentences", "20", *arguments,
+                 "--cache-dir", str(tmp_path / "cache"), "--no-plots", "--output", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+    assert main(["train", "--tokenizers", "bpe/*", "--vocab-sizes", "300", "--max-sentences", "20", *arguments,
+                 "--cache-dir", str(tmp_path / "cache")]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_mix_code_in_capitals_is_the_same_code():
+    from benchmark.corpora.mixes import parse_mix
+
+    assert parse_mix("ENG=9,*=1").name == parse_mix("eng=9,*=1").name == "eng9-rest1"

@@ -193,6 +193,10 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
     if not ids:
         raise BenchmarkError("nothing to train: --tokenizers selects only pretrained tokenizers")
     _check_cache_writable(config.cache_dir)
+    if save_dir is not None:
+        from benchmark.fileio import check_writable_folder
+
+        check_writable_folder(save_dir, "--save-dir")  # before the training, not after
     training = plan_training(config)
     cache = TrainingCache(cache_root(config.cache_dir),
                           enabled=not config.retrain)

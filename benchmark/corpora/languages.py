@@ -127,9 +127,12 @@ def resolve_code(code: str, available: Sequence[str], *, where: str,
 def resolve_codes(codes: Sequence[str], available: Sequence[str], *, where: str,
                   name_of: Callable[[str], str] = str) -> tuple[str, ...]:
     """`resolve_code` of each, in order, each code once; `all` (any case) is every available code."""
-    if any(code.lower() == "all" for code in codes):
+    every = any(code.lower() == "all" for code in codes)
+    # Beside `all`, the other codes must still be codes of the corpus: `all,xx` is a typo, not all.
+    resolved = [resolve_code(code, available, where=where, name_of=name_of) for code in codes
+                if code.lower() != "all"]
+    if every:
         return tuple(available)
-    resolved = [resolve_code(code, available, where=where, name_of=name_of) for code in codes]
     if not resolved:
         raise BenchmarkError(f"{where}: no language selected; {choices_hint('', available)}")
     return tuple(dict.fromkeys(resolved))

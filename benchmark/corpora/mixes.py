@@ -127,14 +127,27 @@ def parse_mix(spec: str) -> TrainingMix:
                 f"training mix {spec!r}: expected a built-in mix ({', '.join(BUILT_IN)}) or shares like eng=9,*=1, "
                 f"got {item.strip()!r}"
             )
-        shares.append((match.group(1), float(match.group(2))))
+        # One spelling of a code (codes are matched in any case), so ENG=9 and eng=1 collide.
+        shares.append((match.group(1).lower(), float(match.group(2))))
     codes = [code for code, _ in shares]
     if len(set(codes)) != len(codes):
-        raise BenchmarkError(f"training mix {spec!r}: a language is given twice")
+        twice = sorted({code for code in codes if codes.count(code) > 1})
+        raise BenchmarkError(f"training mix {spec!r}: {', '.join(twice)} given twice (codes are read in any case)")
     if not any(share > 0 for _, share in shares):
         raise BenchmarkError(f"training mix {spec!r}: every share is zero")
     name = "-".join(f"{'rest' if code == '*' else code}{share:g}" for code, share in shares)
     return TrainingMix(name, f"relative shares of the training bytes: {spec}", byte_shares=tuple(shares))
+
+
+def check_mix_languages(mixes: Sequence[TrainingMix], languages: Sequence[str]) -> None:
+    """A BenchmarkError naming a custom mix's code that no training language has (under its code
+    or its language part, in any case): a typo would otherwise train on `*` or be skipped."""
+    known = {code.lower() for code in languages} | {code.split("_")[0].lower() for code in languages}
+    for mix in mixes:
+        unknown = [code for code, _ in mix.byte_shares if code != "*" and code not in known]
+        if unknown:
+            raise BenchmarkError(f"training mix {mix.description.split(': ', 1)[-1]!r}: no training language "
+                                 f"{', '.join(unknown)}; the training languages are {', '.join(languages)}")
 
 
 def parse_mixes(specs: Sequence[str]) -> tuple[TrainingMix, ...]:

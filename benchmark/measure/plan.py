@@ -54,7 +54,7 @@ from benchmark.corpora import (
     script_of,
 )
 from benchmark.errors import BenchmarkError
-from benchmark.corpora.mixes import DEFAULT_MIXES, TrainingMix, parse_mixes
+from benchmark.corpora.mixes import DEFAULT_MIXES, TrainingMix, check_mix_languages, parse_mixes
 
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring
 QUICK_VOCAB_SIZES = (1024, 4096)
@@ -270,6 +270,7 @@ def plan_training(config: RunConfig) -> TrainingText:
         languages = resolve_codes(config.languages, list_corpus_languages(root), where=str(root),
                                   name_of=language_name)
     corpus = load_corpus(root, languages)
+    check_mix_languages(parse_mixes(config.train_mixes), corpus.languages)
     return training_text(corpus, corpus.languages, config.max_sentences)
 
 
@@ -308,6 +309,8 @@ def plan_run(config: RunConfig) -> Plan:
             "training text; add the subfolders, or leave --train-corpus out to train on the bundled FLORES-200"
         )
     train_languages = tuple(dict.fromkeys(counterpart.values())) or train_corpus.languages
+    if trains:
+        check_mix_languages(mixes, train_languages)
 
     limit = config.max_sentences
     measure_texts = {code: corpus.lines(corpus.measure_split, code)[:limit] for code in languages}

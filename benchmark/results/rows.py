@@ -70,6 +70,9 @@ def _counted(*, unmeasured: Any = None, **metadata: Any):
     return field(metadata={"unmeasured": unmeasured, **metadata})
 
 
+_MAX_COUNT = 1 << 63
+
+
 @dataclass(frozen=True)
 class ResultRow:
     """One tokenizer on one language. Float fields are None when not applicable or not measured.
@@ -131,6 +134,10 @@ class ResultRow:
                 raise ValueError(f"{f.name} must be {f.type}, got {value!r} (row {self.tokenizer!r}/{self.language!r})")
             if f.type.startswith("int") and value is not None and value < 0:
                 raise ValueError(f"{f.name} must be >= 0 in {self.tokenizer}/{self.language}")
+            if f.type.startswith("int") and value is not None and value >= _MAX_COUNT:
+                # No run counts past 2**63, and the report's float division would overflow on it.
+                raise ValueError(f"{f.name} must be below 2**63, got a number of {len(str(value))} digits "
+                                 f"in {self.tokenizer}/{self.language}")
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
         if self.throughput_x_tiktoken is not None and self.throughput_x_tiktoken <= 0:

@@ -86,6 +86,12 @@ class SpeedOptions:
             raise BenchmarkError(f"--repeats must be at least 1, got {self.repeats}")
         if self.clock not in CLOCKS:
             raise BenchmarkError(f"unknown clock {self.clock!r}; use one of {', '.join(CLOCKS)}")
+        if self.update_baseline:  # where the baseline goes, before minutes of timing
+            from benchmark.fileio import check_writable_folder
+
+            if Path(self.baseline).is_dir():
+                raise BenchmarkError(f"--baseline {self.baseline}: is a folder; give the baseline file's path")
+            check_writable_folder(Path(self.baseline).parent, "--baseline")
 
 
 def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
