@@ -62,9 +62,25 @@ def test_every_family_has_its_own_colour_and_marker():
         markers = [styles[f.family].marker for f in FAMILIES if f.kind == kind]
         assert len(set(markers)) == len(markers), kind
     # Our BPE solid; each library's trainer its own dashes.
-    libraries = [f for f in ("hf-bpe", "hf-parity", "sentencepiece-unigram", "hf-wordpiece")]
+    libraries = [f.family for f in FAMILIES if f.kind == "trained" and not f.family.startswith("bpe")]
+    assert len(libraries) >= 4
     assert len({str(styles[f].linestyle) for f in libraries}) == len(libraries)
     assert all(styles[f].linestyle == "-" for f in families if f.startswith("bpe-"))
+
+
+def test_a_new_vendor_gets_its_own_colour_from_the_table_alone(monkeypatch):
+    # Adding a vendor is its module and its line in the table: the palette follows.
+    from benchmark.adapters import families as families_module
+    from benchmark.adapters.table import Family
+
+    new = Family("newvendor", "New Vendor", "production", order=95)
+    monkeypatch.setattr(style_module, "FAMILIES", (*families_module.FAMILIES, new))
+    monkeypatch.setattr(style_module, "family_info",
+                        lambda f: new if f == "newvendor" else families_module.family_info(f))
+    production = [f.family for f in families_module.FAMILIES if f.kind == "production"] + ["newvendor"]
+    styles = style_module.family_styles(production)
+    assert styles["newvendor"].colour not in [styles[f].colour for f in production[:-1]]
+    assert styles["newvendor"].marker not in [styles[f].marker for f in production[:-1]]
 
 
 def test_a_tokenizer_is_a_shade_of_its_family_colour_and_its_largest_size_the_colour_itself(results):

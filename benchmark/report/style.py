@@ -16,41 +16,29 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from benchmark.adapters.families import FAMILIES, family_rank
+from benchmark.adapters.families import FAMILIES, family_info, family_rank
+from benchmark.adapters.table import PRODUCTION, TRAINED
 
 from benchmark.report.view import ReportView
 
 # One colour per family, the same in every plot, from Paul Tol's and Okabe & Ito's colour-blind
-# schemes: within a kind (the vendors' fixed vocabularies; the tokenizers trained here) any two are at
-# least 10 apart in CAM02-UCS for normal vision and for simulated deuteranopia, protanopia and
-# tritanopia (tests/test_report_palette.py; Okabe & Ito's own closest pair is 11). The two kinds are
-# drawn in separate panels or with their own line styles, so their colours are chosen apart.
-FAMILY_COLOURS = {
-    "tiktoken": "#333333",  # OpenAI: the baseline everyone knows, near black
-    "bpe_openai": "#9467bd",
-    "llama": "#99DDFF",
-    "mistral": "#CC79A7",
-    "qwen": "#228833",
-    "deepseek": "#EE6677",
-    "google": "#CCBB44",  # Gemma
-    "xai": "#AA3377",  # Grok
-    "anthropic": "#56B4E9",  # Claude (legacy)
-    "bpe-balanced": "#332288",
-    "bpe-parity": "#117733",
-    "bpe-english-heavy": "#CC6677",
-    "bpe-english-only": "#882255",
-    "bpe": "#e6ab02",
-    "bpe-hangul-first": "#999933",
-    "hf-bpe": "#44AA99",
-    "hf-parity": "#DDCC77",
-    "sentencepiece-unigram": "#88CCEE",
-    "hf-wordpiece": "#AA4499",
+# schemes, taken in the families table's order within each kind (adapters/families.py): adding a
+# vendor or a trained family gives it the next colour, no edit here. Within a kind (the vendors'
+# fixed vocabularies; the tokenizers trained here) any two are at least 10 apart in CAM02-UCS for
+# normal vision and for simulated deuteranopia, protanopia and tritanopia
+# (tests/test_report_palette.py; Okabe & Ito's own closest pair is 11). The two kinds are drawn in
+# separate panels or with their own line styles.
+KIND_COLOURS = {
+    # tiktoken first: OpenAI, the baseline everyone knows, near black
+    PRODUCTION: ("#333333", "#9467bd", "#99DDFF", "#CC79A7", "#228833", "#EE6677", "#CCBB44", "#AA3377", "#56B4E9"),
+    TRAINED: ("#332288", "#117733", "#999933", "#CC6677", "#882255", "#e6ab02", "#44AA99", "#DDCC77", "#88CCEE",
+              "#AA4499"),
 }
-# A family the table above does not name (a custom mix, a user's file) takes the next of these.
+# A family past its kind's colours (a custom mix, a user's file) takes the next of these.
 SPARE_COLOURS = ("#0077BB", "#EE7733", "#009988", "#994F00", "#6699CC", "#997700", "#994455", "#004488")
-# Our BPE solid, each library's trainer its own dashes, so two families never look alike even in grey.
-LIBRARY_LINESTYLES = {"hf-bpe": "--", "hf-parity": "-.", "sentencepiece-unigram": ":",
-                      "hf-wordpiece": (0, (5, 1.5, 1, 1.5, 1, 1.5))}
+# Our BPE (families bpe, bpe-<mix>) solid; each library's trainer the next dashes in table order, so
+# two trained families never look alike even in grey.
+LIBRARY_DASHES = ("--", ":", "-.", (0, (5, 1.5, 1, 1.5, 1, 1.5)), (0, (1, 1)), (0, (8, 2)))
 FAMILY_MARKERS = ("o", "s", "D", "^", "v", "P", "X", "h", "<", ">", "p", "*")
 # Fonts that draw Japanese and Korean, in order of preference.
 CJK_FONT_NAMES = (
@@ -166,19 +154,32 @@ class FamilyStyle:
 
 
 def family_styles(families) -> dict[str, FamilyStyle]:
-    """family -> its colour, line style and marker: the table's colour, else a spare one (in the
-    order given); markers in the families table's order."""
+    """family -> its colour, line style and marker, from its place among its kind in the families
+    table; a family the table does not hold takes a spare colour (in report order)."""
     from matplotlib.colors import to_rgb
 
-    known = [f.family for f in FAMILIES]
+    by_kind: dict[str, list[str]] = {}
+    for entry in FAMILIES:
+        by_kind.setdefault(entry.kind, []).append(entry.family)
     spare = iter(SPARE_COLOURS * 4)
     styles = {}
     for family in sorted(families, key=lambda f: (family_rank(f), f)):
-        colour = FAMILY_COLOURS.get(family) or next(spare)
-        rank = known.index(family) if family in known else len(known) + len(styles)
-        styles[family] = FamilyStyle(to_rgb(colour), LIBRARY_LINESTYLES.get(family, "-"),
-                                     FAMILY_MARKERS[rank % len(FAMILY_MARKERS)])
+        kind = family_info(family).kind
+        place = by_kind.get(kind, [])
+        rank = place.index(family) if family in place else len(place) + len(styles)
+        colours = KIND_COLOURS.get(kind, ())
+        colour = colours[rank] if family in place and rank < len(colours) else next(spare)
+        libraries = [f for f in by_kind.get(TRAINED, []) if not _is_our_bpe(f)]
+        if kind != TRAINED or _is_our_bpe(family):
+            linestyle = "-"
+        else:
+            linestyle = LIBRARY_DASHES[(libraries.index(family) if family in libraries else rank) % len(LIBRARY_DASHES)]
+        styles[family] = FamilyStyle(to_rgb(colour), linestyle, FAMILY_MARKERS[rank % len(FAMILY_MARKERS)])
     return styles
+
+
+def _is_our_bpe(family: str) -> bool:
+    return family == "bpe" or family.startswith("bpe-")
 
 
 def family_style(results: ReportView, family: str) -> FamilyStyle:
