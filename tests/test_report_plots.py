@@ -147,3 +147,44 @@ def test_equal_costs_stay_visible_in_the_production_plot():
     assert one[0] == pytest.approx(other[0])  # the same value...
     marker_px = math.sqrt(52) * fig.dpi / 72  # scatter size 52 points^2
     assert abs(one[1] - other[1]) >= marker_px  # ...drawn where both are seen
+
+
+def _clipped_texts(fig) -> list[str]:
+    """The texts of `fig` that run past its edges, drawn at its own size."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    # matplotlib keeps the labels of ticks outside an axis's view but does not draw them.
+    undrawn = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not low - 1e-9 <= tick.get_loc() <= high + 1e-9:
+                    undrawn |= {id(tick.label1), id(tick.label2)}
+    clipped = []
+    for text in fig.findobj(Text):
+        if id(text) in undrawn:
+            continue
+        if not text.get_visible() or not text.get_text().strip() or text.axes is not None and not text.axes.get_visible():
+            continue
+        box = text.get_window_extent(renderer)
+        if box.x0 < -1 or box.y0 < -1 or box.x1 > width + 1 or box.y1 > height + 1:
+            clipped.append(text.get_text())
+    return clipped
+
+
+@pytest.mark.parametrize("fixture", ["results_fixture.json", "results_cost.json", "results_many.json",
+                                     "results_mixes.json"])
+def test_no_text_runs_off_a_figure(fixture):
+    from pathlib import Path
+
+    from benchmark.results.rows import load_results
+
+    results = ReportView.of(load_results(Path(__file__).parent / "data" / fixture))
+    with style_module.plot_style():
+        figures = figures_module.make_figures(results)
+        clipped = {name: found for name, fig in figures.items() if (found := _clipped_texts(fig))}
+    assert not clipped, clipped

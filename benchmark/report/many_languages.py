@@ -43,6 +43,10 @@ from benchmark.report.view import ReportView
 MAX_ROWS_PER_PANEL = 105  # about 19 inches: a tall figure, but at its size on the page
 ROW_IN = 0.16  # one language's row: room for a 7-point label
 LABEL_PT, CELL_PT = 7.0, 6.5
+# Up to this many rows, taller rows and larger cell numbers: a 13-language heatmap read at its size
+# on the page (990 px wide) needs more than 6.5 points.
+ROOMY_ROWS, ROOMY_ROW_IN, ROOMY_CELL_PT = 40, 0.27, 8.5
+COLORBAR_PT = 8.0
 MAX_WIDTH_IN = 12.0  # the page shows a figure this wide (1,320 px) at its own size, so 7 points stay 7
 ANNOTATED_CELL_IN, MIN_CELL_IN = 0.55, 0.28  # a cell wide enough for "123.4 †", and the narrowest one
 HEADER_IN = 1.9  # the title, the tokenizer names (rotated) above the cells, a note below
@@ -57,6 +61,11 @@ class PanelLayout:
     cell_in: float
     width_in: float
     height_in: float
+    row_in: float = ROW_IN
+
+    @property
+    def cell_pt(self) -> float:
+        return ROOMY_CELL_PT if self.row_in == ROOMY_ROW_IN else CELL_PT
 
     @property
     def annotated(self) -> bool:
@@ -78,8 +87,9 @@ def panel_layout(n_rows: int, n_columns: int, label_in: float) -> PanelLayout:
     while n_panels > 1 and width(n_panels, cell_in) > MAX_WIDTH_IN:
         n_panels -= 1
     rows = math.ceil(n_rows / n_panels)
+    row_in = ROOMY_ROW_IN if rows <= ROOMY_ROWS else ROW_IN
     return PanelLayout(n_panels, rows, cell_in, max(width(n_panels, cell_in), MIN_WIDTH_IN),
-                       max(HEADER_IN + rows * ROW_IN, MIN_HEIGHT_IN))
+                       max(HEADER_IN + rows * row_in, MIN_HEIGHT_IN), row_in)
 
 
 def _label_in(labels: list[str]) -> float:
@@ -119,7 +129,7 @@ def _language_heatmap(values, annotations, labels: list[str], tokenizers: list[s
                     continue
                 shade = "0.35" if np.isnan(block[i, j]) else (
                     "white" if relative_luminance(to_rgb(mesh.cmap(mesh.norm(block[i, j])))) < 0.45 else "0.1")
-                ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=CELL_PT, color=shade)
+                ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=layout.cell_pt, color=shade)
         ax.set_yticks(np.arange(n) + 0.5, labels[k * per:(k + 1) * per], fontsize=LABEL_PT)
         ax.tick_params(axis="both", length=0, pad=2)
         ax.xaxis.tick_top()
@@ -129,9 +139,12 @@ def _language_heatmap(values, annotations, labels: list[str], tokenizers: list[s
         colour_tick_labels(ax.get_xticklabels(), colours)
         ax.set_xlabel("Tokenizer", fontsize=8)
         ax.set_ylabel(ylabel if k == 0 else f"{ylabel} (continued)", fontsize=8)
-    colorbar = fig.colorbar(mesh, ax=list(axes), shrink=min(1.0, 6 / layout.height_in + 0.2), pad=0.02,
-                            aspect=30)
-    colorbar.set_label(colorbar_label)
+    shrink = min(1.0, 6 / layout.height_in + 0.2)
+    colorbar = fig.colorbar(mesh, ax=list(axes), shrink=shrink, pad=0.02, aspect=30)
+    # Wrapped to the bar's length (about 0.6 em a character), so the label never runs off the figure.
+    bar_pt = shrink * (layout.height_in - HEADER_IN) * 72
+    colorbar.set_label(textwrap.fill(colorbar_label, max(12, int(bar_pt / (0.6 * COLORBAR_PT))),
+                                     break_long_words=False), fontsize=COLORBAR_PT)
     fig.suptitle(textwrap.fill(title, int(layout.width_in * 8.5), break_long_words=False), fontweight="bold")  # ~8.5 bold characters an inch
     if note:
         fig.supxlabel(textwrap.fill(note, int(layout.width_in * 15)), fontsize=8, color="0.3")
