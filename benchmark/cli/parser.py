@@ -149,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where to write (default %(default)s/); it is replaced whole, so it holds a report or nothing")
     replace_foreign_option(run)
     run.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
-                     help="measure on this parallel corpus: <code>.txt files, optional dev/ and devtest/")
+                     help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
+                          "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
     run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
     tokenizer_files(run)
     run.add_argument("--repeats", type=argtypes.positive_int, metavar="N",
