@@ -97,3 +97,52 @@ def test_a_mix_code_in_capitals_is_the_same_code():
     from benchmark.corpora.mixes import parse_mix
 
     assert parse_mix("ENG=9,*=1").name == parse_mix("eng=9,*=1").name == "eng9-rest1"
+
+
+CONTROL = "\x1b]0;owned\x07\x1b[2J\u202e"
+
+
+def test_control_characters_in_names_and_text_reach_the_terminal_escaped(tmp_path):
+    import os
+    import shutil
+
+    corpus = tmp_path / f"c{CONTROL}"
+    shutil.copytree(DATA / "tiny_corpus", corpus)
+    bad = tmp_path / "bad"
+    shutil.copytree(DATA / "tiny_corpus", bad)
+    (bad / f"x{CONTROL}.txt").write_text("a\nb\nc\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    commands = [
+        ["run", "--corpus", str(corpus), "--tokenizers", "tiktoken/cl100k_base", "--repeats", "1", "--no-plots",
+         "--output", str(tmp_path / "out")],
+        ["list", "--corpus", str(corpus), "--cache-dir", str(tmp_path / "cache")],
+        ["list", "--corpus", str(bad)],
+        ["encode", f"a{CONTROL}b", "--tokenizers", "tiktoken/cl100k_base"],
+    ]
+    for args in commands:
+        done = subprocess.run([sys.executable, "-m", "benchmark", *args], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+        shown = done.stdout + done.stderr
+        assert not any(char in shown for char in "\x1b\x07\u202e"), (args[0], shown)
+        assert "\\x1b" in shown and "\\x07" in shown, (args[0], shown)  # shown, escaped
+
+
+def test_a_decomposed_file_name_is_a_code_like_its_composed_twin(tmp_path):
+    import unicodedata
+
+    from benchmark.corpora import load_corpus
+
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / unicodedata.normalize("NFD", "és.txt")).write_text("uno\ndos\n", encoding="utf-8")
+    (folder / "español.txt").write_text("uno\ndos\n", encoding="utf-8")
+    assert sorted(load_corpus(folder).languages) == ["español", "és"]
+
+
+def test_a_literal_id_picks_that_file_alone(tmp_path):
+    from benchmark.adapters.registry import select_ids
+
+    files = ["file/a.json", "file/[ab].json"]
+    assert select_ids(["file/[ab].json"], [300], files) == ["file/[ab].json"]
+    assert select_ids(["file/*"], [300], files) == files
+    assert select_ids(["tiktoken/cl100k_base"], [300], files) == ["tiktoken/cl100k_base", *files]

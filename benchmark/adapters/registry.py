@@ -126,21 +126,25 @@ def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra
     """The ids matching `--tokenizers` (exact ids or shell patterns like `hf/*`), in report order.
 
     `extra_ids` are the ids of the user's tokenizer files (`file/<name>`): asked for explicitly,
-    they are always included (`--tokenizers 'file/*'` measures only them)."""
+    they are included unless a pattern picks some of them (`--tokenizers 'file/*'` measures only them,
+    `--tokenizers 'file/a.json'` only that one)."""
     ids = candidate_ids(vocab_sizes, mixes)
     extra = [i for i in dict.fromkeys(extra_ids) if i not in ids]
     if not patterns:
         return ids + extra
     selected = set()
     for pattern in patterns:
-        matches = [i for i in ids + extra if fnmatch.fnmatchcase(i, pattern)]
+        # An id given as it is means that id alone, even when it reads as a pattern ('file/[ab].json').
+        matches = [pattern] if pattern in ids + extra else [i for i in ids + extra if fnmatch.fnmatchcase(i, pattern)]
         if not matches:
             raise BenchmarkError(
                 f"unknown tokenizer {pattern!r}; known with --vocab-sizes "
                 f"{','.join(map(str, vocab_sizes))}: {', '.join(ids + extra)} (patterns like 'hf/*' work too)"
             )
         selected.update(matches)
-    return [i for i in ids if i in selected] + extra
+    # The user's files are measured unless the patterns choose among them.
+    chosen_files = [i for i in extra if i in selected]
+    return [i for i in ids if i in selected] + (chosen_files or extra)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Sequence, TextIO
 
 from benchmark.errors import BenchmarkError
+from benchmark.escaping import terminal_text
 
 DEFAULT_OUTPUT = Path("reports")
 EXIT_OK, EXIT_SOME_FAILED = 0, 1
@@ -57,7 +58,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
     if plan.trains:
         _check_cache_writable(plan.cache_dir)
     for line in describe_texts(plan, train_corpus_given=config.train_corpus_dir is not None):
-        print(line, file=out)
+        print(terminal_text(line), file=out)
     show = progress_enabled() if progress is None else progress
     try:
         with make_executor(executor, workers, scheduler) as counting:
@@ -265,10 +266,10 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
         try:
             split = tokenizer.token_strings(text)
         except Exception as exc:  # this tokenizer cannot take this text: say so, show the others
-            print(f"{tokenizer.id:<{width}}     -  failed: {one_line(exc)}", file=out)
+            print(f"{tokenizer.id:<{width}}     -  failed: {terminal_text(one_line(exc))}", file=out)
             status = EXIT_SOME_FAILED
             continue
-        shown = separator.join(piece.replace("\n", "\\n") for piece in split)
+        shown = terminal_text(separator.join(piece.replace("\n", "\\n") for piece in split))
         print(f"{tokenizer.id:<{width}} {len(split):>5}  {shown}", file=out)
     return status
 
@@ -330,7 +331,7 @@ def _list_languages(root: Path, loaded, out: TextIO) -> None:
               file=out)
     else:
         codes = loaded.languages
-        print(f"\nCorpus {loaded.name} ({root}):", file=out)
+        print("\n" + terminal_text(f"Corpus {loaded.name} ({root}):"), file=out)
     rows = []
     for code in codes:
         script = script_name(code) + (", right to left" if is_right_to_left(code) else "")
@@ -341,7 +342,7 @@ def _list_languages(root: Path, loaded, out: TextIO) -> None:
     widths = [max((len(row[i]) for row in rows), default=0) for i in range(len(rows[0]) if rows else 0)]
     for row in rows:  # a column empty in every row (a user corpus's scripts) takes no room
         cells = [cell.ljust(width) for cell, width in zip(row, widths) if width]
-        print(("  " + "  ".join(cells)).rstrip(), file=out)
+        print(terminal_text(("  " + "  ".join(cells)).rstrip()), file=out)
 
 
 def cmd_reproduce(study: str, *, columns: Sequence[str] | None = None, languages: Sequence[str] | None = None,

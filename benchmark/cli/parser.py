@@ -16,6 +16,7 @@ from typing import Sequence
 from benchmark.cli import argtypes
 from benchmark.cli.commands import DEFAULT_OUTPUT
 from benchmark.errors import BenchmarkError
+from benchmark.escaping import terminal_text
 
 EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
@@ -336,10 +337,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = args.handler(args)
     except BenchmarkError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_text(str(exc))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt as exc:
-        print(str(exc) if str(exc) else "interrupted", file=sys.stderr)
+        print(terminal_text(str(exc)) if str(exc) else "interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python from complaining at exit.
@@ -353,6 +354,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # not the system's: a bug, keep its traceback
         # A file or folder we could not write or read (a full disk, a name taken by a file...):
         # the system's message names the path.
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_text(str(exc))}", file=sys.stderr)
         return EXIT_USER_ERROR
     return status if isinstance(status, int) else 0

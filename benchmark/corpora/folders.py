@@ -10,6 +10,7 @@ its path, is read by `flores.py` instead.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Iterable
 
@@ -42,7 +43,8 @@ def _language_files(folder: Path, suffix: str) -> dict[str, Path]:
                                  "leave out --corpus to read the bundled FLORES-200")
         if not _is_text_file(path, suffix):
             continue
-        code = path.name[: -len(suffix)]
+        # NFC: a file system may hand back "és" decomposed (e + U+0301, a mark \w does not match).
+        code = unicodedata.normalize("NFC", path.name[: -len(suffix)])
         check_regular_file(path, "corpus file", hint=f"a <code>.txt name is a language's text; rename or move it out of {folder}")
         if not _LANGUAGE_CODE.fullmatch(code):
             raise BenchmarkError(
