@@ -24,6 +24,7 @@ LABELLED_MANY = 12  # past view.MANY_LANGUAGES, the languages named on a panel's
 BYTES_COLOUR = "0.75"
 FACTOR_COLOURS = ("#d95f02", "#1b9e77")  # the tokenizer adds to the bytes' premium / takes from it
 TICKS = (0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 5, 7, 10, 15, 20)
+WIDE_TICKS = (0.5, 1, 2, 5, 10, 20)
 
 
 def decomposed_rows(results: ReportView, tokenizer: str) -> list:
@@ -74,7 +75,8 @@ def plot_premium_decomposition(results: ReportView):
         ax.scatter([x for x, _ in floors], [y for _, y in floors], marker="|", color="black",
                    s=60 if not results.many else 12, linewidths=1.2, zorder=3)
         ax.set_xscale("log")
-        ax.xaxis.set_major_locator(FixedLocator([t for t in TICKS if min(values) / 1.1 <= t <= max(values) * 1.1]))
+        ticks = TICKS if max(values) / min(values) < 5 else WIDE_TICKS  # a wide range: fewer, further apart
+        ax.xaxis.set_major_locator(FixedLocator([t for t in ticks if min(values) / 1.1 <= t <= max(values) * 1.1]))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.tick_params(axis="x", labelbottom=True, labelsize=8)
