@@ -199,7 +199,9 @@ class Adapter:
         """Empty any encode cache, so timing sees text for the first time (no-op by default)."""
 
     def describe(self) -> dict[str, Any]:
-        """The tokenizer's entry in the run record."""
+        """The tokenizer's entry in the run record (a production tokenizer's with its models)."""
+        from benchmark.adapters.models import models_of
+
         return {
             "family": self.family,
             "vocab_size": self.vocab_size,
@@ -208,6 +210,7 @@ class Adapter:
             "settings": self.settings,
             "status": "ok",
             "source": self.source,
+            "models": models_of(self.id) if self.source is not None else (),
         }
 
     def __repr__(self) -> str:

@@ -32,6 +32,10 @@ def _config(args: argparse.Namespace, **fixed):
     values["quick"] = bool(values["quick"])
     values["retrain"] = bool(values["retrain"])
     values["no_cache"] = bool(values["no_cache"])
+    if getattr(args, "models", None):  # --models gpt-5,llama-4-maverick: their tokenizers, with any --tokenizers
+        from benchmark.adapters.models import tokenizers_of
+
+        values["tokenizers"] = [*(values["tokenizers"] or ()), *tokenizers_of(args.models)]
     values.update(fixed)
     from benchmark.measure.plan import RunConfig
 
@@ -146,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = verbs.add_parser("run", help="measure everything and write reports/",
                            description="Train, measure every tokenizer on every language, write the reports.")
     corpus_options(run)
+    run.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
+                     help="measure the tokenizers these models use, e.g. gpt-5,llama-4-maverick (with --tokenizers: both)")
     run.add_argument("--output", type=argtypes.folder, default=DEFAULT_OUTPUT, metavar="DIR",
                      help="where to write (default %(default)s/); it is replaced whole, so it holds a report or nothing")
     replace_foreign_option(run)
@@ -183,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Show TEXT split at token boundaries: Once | upon | a | time.")
     encode.add_argument("text", type=argtypes.text_or_stdin, help="the sentence to split; - reads it from stdin")
     encode.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS", help="ids or patterns (default: all)")
+    encode.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
+                        help="the tokenizers these models use, e.g. gpt-5,claude-2.1 (with --tokenizers: both)")
     tokenizer_files(encode)
     encode.add_argument("--vocab-sizes", type=argtypes.vocab_sizes, default=[4096], metavar="SIZES",
                         help="sizes of the trained tokenizers (default 4096)")

@@ -161,6 +161,22 @@ class SourceInfo:
 
 
 @dataclass(frozen=True)
+class ModelInfo:
+    """One model that uses a production tokenizer (benchmark/adapters/models.csv, one line)."""
+
+    model: str  # as the vendor names it, lower case: "gpt-4o"
+    tokenizer: str  # the production tokenizer's id: "tiktoken/o200k_base"
+    label: str  # how a table names it, shared by its variants: "GPT-4o"
+    source: str  # the vendor's code or page the pairing is taken from
+    read_on: str  # the date that source was read, ISO
+    note: str = ""  # a caveat every label of the model carries
+
+    @property
+    def name(self) -> str:
+        return self.model
+
+
+@dataclass(frozen=True)
 class TokenizerEntry:
     """One tokenizer as the run built it."""
 
@@ -171,6 +187,7 @@ class TokenizerEntry:
     train_seconds: float | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # HF-style stages: why two tokenizers count differently
     source: SourceInfo | None = None  # a production tokenizer's vocabulary file; None for the others
+    models: tuple[ModelInfo, ...] = ()  # a production tokenizer's models (adapters/models.csv) when it ran
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,8 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      n_compressed_bytes, information_floor, excess_premium) and intervals of fertility and the
 #      whole-word rate; the file gains "pairwise" (results/pairwise.py: each language's ratio of
 #      token totals between two production tokenizers, with its interval) and the record's
-#      settings.premium.floor. Versions 1-3 are read with those None or empty.
+#      settings.premium.floor; each tokenizer's entry in the record gains `models` (the models that
+#      use it, each with its source). Versions 1-3 are read with those None or empty.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 4
 READABLE_FORMAT_VERSIONS = (1, 2, 3, 4)
