@@ -78,7 +78,8 @@ def _leader_line(title: str, leader: Leader | None, phrase, *, dearer: bool) -> 
 
 
 def render_answer(results: Results, language: str, models: Mapping[str, Sequence[str]],
-                  listings: Mapping[str, Listing], *, tokenizers: Sequence[str], results_name: str) -> str:
+                  listings: Mapping[str, Listing], *, tokenizers: Sequence[str], results_name: str,
+                  reasons: Mapping[str, str] | None = None) -> str:
     """The whole answer for `language` (a code the results hold). `models`: tokenizer -> model names,
     `listings`: model -> its price and window, `tokenizers`: the production tokenizers in order."""
     record = results.record
@@ -119,7 +120,7 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
                               dearer=True))
     lines.append(_leader_line("Roomiest overall", roomiest(figures, pairwise), lambda f: _room_phrase(f, reference_name),
                               dearer=False))
-    missing = unpriced({t: models.get(t, ()) for t in tokenizers}, listings)
+    missing = unpriced({t: models.get(t, ()) for t in tokenizers}, listings, reasons)
     if missing:
         lines.append("Not priced: " + _plain("; ".join(f"{model} ({why})" for model, why in missing.items())))
     if reference_words(results) is None:
@@ -151,4 +152,4 @@ def answer_for(text: str, results_path: Path, *, prices: Path | None = None) -> 
                              f"{bundled}`, then `cost {bundled} --results <its folder>/results.json`") from None
     book = price_book(results, prices=prices)
     return render_answer(results, language, book.models, book.listings, tokenizers=ReportView.of(results).production,
-                         results_name=str(results_path))
+                         results_name=str(results_path), reasons=book.reasons)

@@ -99,14 +99,16 @@ def _figures(row: ResultRow, listing: Listing, reference_n_words: int | None) ->
     )
 
 
-def unpriced(models: Mapping[str, Sequence[str]], listings: Mapping[str, Listing]) -> dict[str, str]:
-    """model -> why it carries no money figure: no listing, or a listing without a price."""
+def unpriced(models: Mapping[str, Sequence[str]], listings: Mapping[str, Listing],
+             reasons: Mapping[str, str] | None = None) -> dict[str, str]:
+    """model -> why it carries no money figure: listings.csv's reason, no listing, or a listing
+    without a price."""
     why = {}
     for names in models.values():
         for model in names:
             listing = listings.get(model)
             if listing is None:
-                why[model] = "not in the price database's listings"
+                why[model] = (reasons or {}).get(model) or "not in the price listings (pricing/listings.csv)"
             elif not listing.priced:
                 why[model] = f"{listing.listing} has no price ({listing.source.split(',')[0]})"
     return why

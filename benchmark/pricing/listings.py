@@ -1,8 +1,9 @@
 """Which price each model gets: the database's entry for it (listings.csv), or the user's own.
 
-`listings.csv` (beside this module) says, for each model, which provider's entry of the price
-database prices it: the vendor's own API where it sells the model, else a named host (Meta sells
-no Llama API; the row says so). It holds no figure: prices and windows are read from the database.
+`listings.csv` (beside this module) says, for each model of the models file, which provider's
+entry of the price database prices it: the vendor's own API where it sells the model, else a named
+host (Meta sells no Llama API; the row says so), or no provider and why (an embedding model, base
+weights no API sells). It holds no figure: prices and windows are read from the database.
 
 `--prices FILE` is the user's contract: a small CSV with a header, one model a line:
 
@@ -57,7 +58,8 @@ def database_listings(on: dt.date, *, path: Path = LISTINGS_FILE, cache_dir: Pat
             pass  # a damaged cache entry is read again from the database below
     found = {}
     for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
-        found[row["model"]] = lookup(row["model"], row["provider"], row["entry"] or "", on=on)
+        if row["provider"]:  # a row without one says why the model has no price (`listing_reasons`)
+            found[row["model"]] = lookup(row["model"], row["provider"], row["entry"] or "", on=on)
     if cached is not None:
         try:
             atomic_write_text(cached, json.dumps([dataclasses.asdict(listing) for listing in found.values()]))

@@ -135,7 +135,7 @@ def per_tokenizer_money_table(results: Results, figures: Sequence[ModelFigures],
 def methods_sentence(results: Results, book: PriceBook, tokenizers: Sequence[str]) -> str:
     """How the money and context figures were made, for the methods section."""
     reference = _reference_name(results)
-    missing = unpriced({t: book.models.get(t, ()) for t in tokenizers}, book.listings)
+    missing = unpriced({t: book.models.get(t, ()) for t in tokenizers}, book.listings, book.reasons)
     sources = sorted({book.listings[m].source for names in book.models.values() for m in names if m in book.listings})
     words = ("" if reference_words(results) else f" (these results have no {reference} word count, so the "
              "per-word figures are blank)")
