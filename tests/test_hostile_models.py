@@ -108,3 +108,30 @@ def test_an_empty_sentencepiece_model_is_refused_before_anything_runs(tmp_path, 
         assert main(["run", "--corpus", str(REPO / "tests" / "data" / "tiny_corpus"), "--tokenizers", "file/*",
                      "--tokenizer-file", str(model), "--no-plots", "--output", str(tmp_path / "out")]) == 2
         assert capsys.readouterr().err == f"error: {model}: empty file; expected a tokenizer file\n"
+
+
+def test_messages_say_what_is_wrong(tmp_path, capsys):
+    from benchmark.cli.parser import main
+
+    ranks = tmp_path / "ranks.tiktoken"
+    ranks.write_text("".join(f"{__import__('base64').b64encode(bytes([b])).decode()} {b}\n" for b in range(3))
+                     + "YQ== \u0663\n", encoding="utf-8")
+    assert main(["encode", "a", "--tokenizers", "file/*", "--tokenizer-file", str(ranks)]) == 2
+    assert "rank '\u0663' is not a rank (0, 1, 2, ... in ASCII digits)" in capsys.readouterr().err
+
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert main(["list", "--corpus", str(loop)]) == 2
+    assert f"{loop}: is a symbolic link that loops, not a corpus folder" in capsys.readouterr().err
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "eng.txt").write_text("\n\n\n", encoding="utf-8")
+    assert main(["list", "--corpus", str(corpus)]) == 2
+    assert "eng.txt: file holds no text, only blank lines or spaces" in capsys.readouterr().err
+
+    a_file = tmp_path / "FILE"
+    a_file.write_text("x", encoding="utf-8")
+    assert main(["list", "--cache-dir", str(a_file)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"error: --cache-dir {a_file}: is a file, not a cache folder\n" and captured.out == ""

@@ -96,7 +96,7 @@ def parse_rank_file(data: bytes, *, source: str = "rank file") -> dict[bytes, in
             ) from None
         if not (rank_text.isdigit() and rank_text.isascii()):  # int() would take "-1", "+5", "1_000"
             raise BenchmarkError(
-                f"{source}, line {line_number}: rank {rank_text.decode('ascii', 'replace')[:20]!r} is not a rank "
+                f"{source}, line {line_number}: rank {rank_text.decode('utf-8', 'backslashreplace')[:20]!r} is not a rank "
                 "(0, 1, 2, ... in ASCII digits)"
             )
         rank = int(rank_text)

@@ -296,6 +296,9 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     # First: a bad folder is an error, not a listing cut short. The bundled corpus's texts are
     # pinned, so its listing reads only the names (not 408 files).
     loaded = None if is_bundled(root) else load_corpus(root)
+    cache_folder = cache_root(cache_dir)
+    if cache_folder.exists() and not cache_folder.is_dir():  # not "(empty)": no cache can be there
+        raise BenchmarkError(f"--cache-dir {cache_folder}: is a file, not a cache folder")
     print("Tokenizers (trained at --vocab-sizes, default " + ",".join(map(str, DEFAULT_VOCAB_SIZES)) + "):", file=out)
     entries = [(f"{family.id_prefix}{{size}}", f"family {family.family}, trained on the dev split"
                 + (f" ({family.mix.description})" if family.mix else "")) for family in trained_families()]
@@ -306,7 +309,6 @@ def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: 
     for name, what in entries:
         print(f"  {name:<{width}}  {what}", file=out)
     _list_languages(root, loaded, out)
-    cache_folder = cache_root(cache_dir)
     print(f"\nCache of trained tokenizers: {cache_folder}", file=out)
     held = TrainingCache(cache_folder).entries()
     if not held:

@@ -66,6 +66,16 @@ def _layout(root: Path) -> dict[str, dict[str, Path]]:
     if root.is_file():
         raise BenchmarkError(f"{root}: is a file; a corpus is a folder of <code>.txt files")
     if not root.is_dir():
+        if root.is_symlink():
+            try:
+                root.resolve(strict=True)
+                why = "a symbolic link to nothing that is a folder"
+            except RuntimeError:  # Python 3.11 reports a loop so
+                why = "a symbolic link that loops"
+            except OSError as exc:
+                why = ("a symbolic link that loops" if getattr(exc, "errno", None) == 40
+                       else "a broken symbolic link")
+            raise BenchmarkError(f"{root}: is {why}, not a corpus folder; point it at a folder of <code>.txt files")
         raise BenchmarkError(f"{root}: no such corpus folder; expected a folder of <code>.txt files")
     if not any((root / split).is_dir() for split in SPLITS):
         files = _language_files(root, ".txt")

@@ -38,7 +38,8 @@ def decode_lines(data: bytes, path: Path) -> tuple[str, ...]:
     # A byte-order mark is an encoding artefact, not content.
     text = text.removeprefix("\ufeff")
     if not text.strip():
-        raise BenchmarkError(f"{path}: file is empty; expected one sentence per line")
+        what = "file is empty" if not text else "file holds no text, only blank lines or spaces"
+        raise BenchmarkError(f"{path}: {what}; expected one sentence per line")
     raw_lines = text.split("\n")
     if raw_lines[-1] == "":  # the final newline ends the last line, it does not start a new one
         raw_lines.pop()
