@@ -87,14 +87,25 @@ def test_readme_of_a_run_on_hostile_names_and_text_holds_no_markup_they_made(hos
     assert_no_payload_markup(readme, FILE_PAYLOAD, CORPUS_PAYLOAD)
 
 
-def test_readme_rendered_again_from_a_results_file_with_a_hostile_date(hostile_run, tmp_path):
+def test_readme_rendered_again_from_a_results_file_with_hostile_fields(hostile_run, tmp_path):
     raw = json.loads((hostile_run / "results.json").read_text(encoding="utf-8"))
-    raw["record"]["date"] = DATE_PAYLOAD
+    raw["record"]["settings"]["corpus_dir"] = DATE_PAYLOAD
     results = tmp_path / "edited.json"
     results.write_text(json.dumps(raw), encoding="utf-8")
     assert main(["report", "--results", str(results), "--output", str(tmp_path / "again"), "--no-plots"]) == 0
     readme = (tmp_path / "again" / "README.md").read_text(encoding="utf-8")
     assert_no_payload_markup(readme, DATE_PAYLOAD, FILE_PAYLOAD)
+
+
+def test_a_results_file_whose_date_is_not_a_date_is_refused_in_one_line(hostile_run, tmp_path, capsys):
+    raw = json.loads((hostile_run / "results.json").read_text(encoding="utf-8"))
+    raw["record"]["date"] = DATE_PAYLOAD
+    results = tmp_path / "edited.json"
+    results.write_text(json.dumps(raw), encoding="utf-8")
+    assert main(["report", "--results", str(results), "--output", str(tmp_path / "again"), "--no-plots"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "edited.json" in error and "not an ISO 8601 date" in error
+    assert not (tmp_path / "again").exists()
 
 
 @pytest.mark.parametrize("text", [

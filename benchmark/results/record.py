@@ -18,6 +18,7 @@ import math
 import types
 import typing
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Union
 
 
@@ -224,6 +225,13 @@ class RunRecord:
     # Peak resident memory in MB (10^6 bytes) during each phase: of this process, or of a worker
     # process it started in that phase when that was larger.
     phase_peak_mb: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # The date prices the run's money figures and is printed in every report: it must be a date.
+        try:
+            datetime.fromisoformat(self.date)
+        except (TypeError, ValueError):
+            raise RecordError(f"record.date {self.date!r} is not an ISO 8601 date") from None
 
     def to_dict(self) -> dict[str, Any]:
         return _plain(dataclasses.asdict(self))
