@@ -73,3 +73,30 @@ def test_the_mix_drives_the_premium_and_parity_aware_training_closes_it(tmp_path
     mixes = results.record.settings.train_mixes
     assert set(mixes) == {"balanced", "english-only", "english-heavy", "parity", "hangul-first"}
     assert mixes["english-heavy"].byte_shares["eng_Latn"] == pytest.approx(0.9, abs=1e-3)
+
+
+def test_a_script_first_mix_names_its_scripts(training):
+    mix = parse_mix("hiragana+katakana-first")
+    assert mix.name == "hiragana-katakana-first" and mix.whole_characters == ("Hiragana", "Katakana")
+    assert set(mix.weights(training.lines).values()) == {1}
+    assert parse_mix("Han-first").whole_characters == ("Han",) and parse_mix("old_italic-first").whole_characters == (
+        "Old_Italic",)
+    with pytest.raises(BenchmarkError, match="training mix 'klingon-first': whole_characters: unknown Unicode script"):
+        parse_mix("klingon-first")
+
+
+def test_a_script_first_mix_trains_whole_kana_first(tmp_path, training):
+    from benchmark.adapters.cache import TrainingCache
+    from benchmark.adapters.inhouse import train_mix_sweep
+    from benchmark.bpe.whole_chars import whole_character_merges
+    from benchmark.bpe import count_pretokens
+
+    mix = parse_mix("hiragana+katakana-first")
+    adapter = train_mix_sweep(training, mix, [400], TrainingCache(tmp_path))[400]
+    counts = {}
+    for lines in training.lines.values():
+        for data, n in count_pretokens(lines, "cl100k").items():
+            counts[data] = counts.get(data, 0) + n
+    first = whole_character_merges(counts, ["Hiragana", "Katakana"])
+    assert adapter.model.merges[:len(first)] == first and adapter.id == "bpe/hiragana-katakana-first-400"
+    assert adapter.settings["whole_character_entries"] > 0

@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS",
                        help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
         p.add_argument("--train-mix", dest="train_mixes", action="append", metavar="MIX",
-                       help=f"a training mix of our BPE, repeatable: {', '.join(BUILT_IN)} or shares of the "
+                       help=f"a training mix of our BPE, repeatable: {', '.join(BUILT_IN)}, another script's "
+                            "characters first like 'han-first' or 'hiragana+katakana-first', or shares of the "
                             f"training bytes like 'eng=9,*=1' (default: {', '.join(DEFAULT_MIXES)})")
         p.add_argument("--train-corpus", type=argtypes.folder, metavar="DIR",
                        help="train on this corpus's dev split (default: the bundled FLORES-200; for run, a --corpus "

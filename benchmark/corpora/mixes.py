@@ -10,6 +10,8 @@ text decides what each language pays. A mix gives every training language a weig
   most frequent pair of the language whose text is then the most tokens (benchmark/bpe/parity.py);
 - `hangul-first`: balanced text; every Hangul syllable seen at least twice first gets its own
   token (most frequent first, within the budget), then frequency merges (benchmark/bpe/whole_chars.py);
+- `<script>-first` for any other Unicode script (`han-first`, `hiragana+katakana-first`,
+  `devanagari-first`): the same, for the characters of those scripts;
 - a custom mix, `--train-mix eng=9,*=1`: relative shares of the training bytes, `*` for every
   language not named (a language given no share is not trained on).
 
@@ -115,9 +117,18 @@ def parse_mix(spec: str) -> TrainingMix:
 
     >>> parse_mix("eng=9,*=1").name
     'eng9-rest1'
+
+    `<script>[+<script>...]-first` is balanced text with every character of those Unicode scripts
+    seen twice bound first, as `hangul-first` is for Hangul:
+
+    >>> parse_mix("hiragana+katakana-first").whole_characters
+    ('Hiragana', 'Katakana')
     """
     if spec in BUILT_IN:
         return BUILT_IN[spec]
+    first = _FIRST_SPEC.fullmatch(spec)
+    if first:
+        return _whole_characters_mix(spec, first.group(1).split("+"))
     items = spec.split(",")
     shares = []
     for item in items:
@@ -148,6 +159,22 @@ def check_mix_languages(mixes: Sequence[TrainingMix], languages: Sequence[str]) 
         if unknown:
             raise BenchmarkError(f"training mix {mix.description.split(': ', 1)[-1]!r}: no training language "
                                  f"{', '.join(unknown)}; the training languages are {', '.join(languages)}")
+
+
+_FIRST_SPEC = re.compile(r"([A-Za-z_]+(?:\+[A-Za-z_]+)*)-first")
+
+
+def _whole_characters_mix(spec: str, names: list[str]) -> TrainingMix:
+    from benchmark.bpe.whole_chars import script_pattern
+
+    scripts = tuple("_".join(part.capitalize() for part in name.split("_")) for name in names)
+    try:
+        script_pattern(scripts)
+    except ValueError as exc:
+        raise BenchmarkError(f"training mix {spec!r}: {exc}") from None
+    # "+" joins the scripts in the spec; the name goes into ids and file names, so "-" there.
+    description = f"balanced text, every {'/'.join(scripts)} character seen twice a token first, then frequency merges"
+    return TrainingMix(spec.lower().replace("+", "-"), description, equal_lines=True, whole_characters=scripts)
 
 
 def parse_mixes(specs: Sequence[str]) -> tuple[TrainingMix, ...]:
