@@ -139,7 +139,7 @@ def test_missing_folder_empty_folder_and_empty_file(tmp_path):
     with pytest.raises(BenchmarkError, match=r"no <code>\.txt files"):
         load_corpus(tmp_path)
     write(tmp_path / "eng.txt", "\n")
-    with pytest.raises(BenchmarkError, match=r"eng\.txt: file is empty"):
+    with pytest.raises(BenchmarkError, match=r"eng\.txt: file holds no text, only blank lines or spaces"):
         load_corpus(tmp_path)
 
 
