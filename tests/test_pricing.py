@@ -52,8 +52,8 @@ def results():
 def my_prices(tmp_path):
     """Two models of the user's own, on two tokenizers of the fixture."""
     return write(tmp_path / "prices.csv", "model,input_usd_per_mtok,context_window,tokenizer,provider\n"
-                 "cheap-o200k,0.10,100000,tiktoken/o200k_base,our contract\n"
-                 "roomy-llama4,1.00,1000000,llama/llama4,\n")
+                 "cheap-o200k,0.001,100000,tiktoken/o200k_base,our contract\n"
+                 "roomy-llama4,1.00,100000000,llama/llama4,\n")
 
 
 # ------------------------------------------------------------------ the database
@@ -156,7 +156,7 @@ def test_user_prices_add_models_and_name_their_source(results, my_prices):
     book = price_book(results, prices=my_prices)
     assert "cheap-o200k" in book.models["tiktoken/o200k_base"] and book.models["llama/llama4"][-1] == "roomy-llama4"
     mine = book.listings["cheap-o200k"]
-    assert (mine.input_usd_per_mtok, mine.context_window, mine.provider) == (0.10, 100000, "our contract")
+    assert (mine.input_usd_per_mtok, mine.context_window, mine.provider) == (0.001, 100000, "our contract")
     assert mine.source.startswith("your prices (prices.csv, ")
 
 
@@ -181,8 +181,8 @@ def test_money_and_context_follow_from_the_counts(results, my_prices):
     for language in ("hin_Deva", "kor_Hang", "eng_Latn"):
         row = rows["tiktoken/o200k_base", language]
         mine = figures["cheap-o200k", language]
-        assert mine.devtest_usd == pytest.approx(row.n_tokens * 0.10 / 1e6)
-        assert mine.usd_per_million_reference_words == pytest.approx(row.n_tokens / english_words * 0.10)
+        assert mine.devtest_usd == pytest.approx(row.n_tokens * 0.001 / 1e6)
+        assert mine.usd_per_million_reference_words == pytest.approx(row.n_tokens / english_words * 0.001)
         assert mine.context_sentences == pytest.approx(100000 / row.tokens_per_sentence)
         assert mine.context_reference_words == pytest.approx(100000 * english_words / row.n_tokens)
     # Hindi fits fewer sentences in the same window than English, by its premium exactly.
@@ -249,7 +249,7 @@ def test_with_pairwise_ratios_a_tie_is_the_paired_interval_including_1(results, 
     room = decision.roomiest([best, rival], results.pairwise)
     assert room.best.model == "roomy-llama4" and room.next_best.model == "cheap-o200k"
     value, lead_low, lead_high = room.lead
-    windows = 1_000_000 / 100_000
+    windows = 100_000_000 / 100_000
     assert value == pytest.approx(windows / tokens)
     assert (lead_low, lead_high) == (pytest.approx(windows / high), pytest.approx(windows / low))
 
@@ -279,11 +279,14 @@ def test_cost_answers_for_each_language(results, my_prices, typed, code, name):
         assert f"{row.tokens_per_sentence:.1f} tokens per sentence, {row.premium:.2f}x " in line
         assert f"(95% CI {row.premium_ci_low:.2f}-{row.premium_ci_high:.2f})" in line
     o200k = text.split("tiktoken/o200k_base: ")[1]
-    assert "  cheapest: cheap-o200k (our contract, $0.10/M input tokens): $" in o200k.split("\n\n")[0]
+    assert "  cheapest: cheap-o200k (our contract, $0.0010/M input tokens): $" in o200k.split("\n\n")[0]
     assert re.search(r"^Cheapest overall: cheap-o200k .*\[tiktoken/o200k_base\]$", text, re.M)
-    assert re.search(r"^Roomiest overall: roomy-llama4 \(your contract, 1M tokens\): [\d,]+ sentences, [\d,]+ "
+    assert re.search(r"^Roomiest overall: roomy-llama4 \(your contract, 100M tokens\): [\d,]+ sentences, [\d,]+ "
                      r"English-equivalent words \[llama/llama4\]$", text, re.M)
-    assert "Prices and windows: your prices (prices.csv, " in text
+    sources = next(line for line in text.splitlines() if line.startswith("Prices and windows: "))
+    assert f"{database.database_label()}, price of 2026-12-01" in sources and "; your prices (prices.csv, " in sources
+    # A model the database prices names its provider beside its price.
+    assert "  cheapest: deepseek-v4-flash (Deepseek, $0.15/M input tokens): $" in text
 
 
 def test_cost_refuses_unknown_and_absent_languages(capsys):
@@ -317,6 +320,15 @@ def test_a_model_name_from_a_prices_file_cannot_drive_the_terminal(tmp_path):
     text = out.getvalue()
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
     assert "evil\\x1b]0;owned\\x07\\u202e" in text
+
+
+def test_every_model_of_the_models_file_is_priced_or_says_why():
+    from benchmark.adapters.models import all_models
+
+    with open(LISTINGS_FILE, encoding="utf-8", newline="") as handle:
+        rows = {row["model"]: row for row in csv.DictReader(handle)}
+    assert list(rows) == [model.model for model in all_models()]
+    assert all(row["provider"] or row["why"] for row in rows.values())
 
 
 def test_the_readme_gives_the_command_that_makes_the_committed_results():

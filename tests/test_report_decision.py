@@ -32,7 +32,7 @@ def prices(tmp_path):
     path = tmp_path / "prices.csv"
     path.write_text("model,input_usd_per_mtok,context_window,tokenizer\n"
                     "cheap-o200k,0.10,100000,tiktoken/o200k_base\n"
-                    "scout,0.17,10000000,llama/llama4\n"
+                    "scout,0.17,20000000,llama/llama4\n"
                     "qwen-small,0.05,,qwen/qwen\n", encoding="utf-8")
     return path
 
@@ -44,37 +44,45 @@ def _table(found, key):
 def test_the_cheapest_model_per_language_is_the_least_money_for_its_tokens(results, prices):
     found = decision(results, ReportView.of(results).production, prices=prices)
     table = _table(found, "cheapest_priced")
+    book = price_book(results, prices=prices)
     rows = {(row.tokenizer, row.language): row for row in results.rows}
-    price = {"tiktoken/o200k_base": 0.10, "llama/llama4": 0.17, "qwen/qwen": 0.05}
     labels = {f"{results.record.language_names[code]} ({code})": code for code in results.record.language_names}
     assert [labels[cells[0]] for cells in table.rows] == ["eng_Latn", "hin_Deva", "amh_Ethi", "yor_Latn", "kor_Hang",
                                                           "zho_Hans"]
     for cells in table.rows:
         language = labels[cells[0]]
-        # A tokenizer that does not give the text back counts changed text: left out (Qwen on Hindi here).
-        costs = {t: rows[t, language].n_tokens * p for t, p in price.items() if rows[t, language].roundtrip_rate >= 0.99}
-        assert cells[2] == min(costs, key=costs.get)
-        row = rows[cells[2], language]
+        costs = {(model, tokenizer): rows[tokenizer, language].n_tokens * book.listings[model].input_usd_per_mtok
+                 for tokenizer, models in book.models.items() for model in models
+                 if model in book.listings and book.listings[model].priced}
+        best = min(costs, key=costs.get)
+        assert cells[1].startswith(best[0] + " (") and cells[2] == best[1]
+        row = rows[best[1], language]
         assert cells[3] == f"{row.tokens_per_sentence:.1f}" and cells[4].startswith(f"{row.premium:.2f}x")
-        assert cells[-1].startswith("your prices (prices.csv, ")
+        assert cells[-1] == book.listings[best[0]].source
 
 
-def test_the_roomiest_model_skips_models_without_a_window(results, prices):
+def test_the_roomiest_model_is_the_most_sentences_in_a_window(results, prices):
     found = decision(results, ReportView.of(results).production, prices=prices)
     table = _table(found, "roomiest_window")
-    assert {cells[2] for cells in table.rows} == {"llama/llama4"}
-    assert all(cells[3] == "10M tokens" for cells in table.rows)
+    assert {cells[1] for cells in table.rows} == {"scout (your contract)"}  # 20M tokens on llama/llama4
+    assert all(cells[3] == "20M tokens" for cells in table.rows)
 
 
 def test_money_per_tokenizer_names_the_cheapest_model_of_each(results, prices):
     table = _table(decision(results, ReportView.of(results).production, prices=prices), "money_per_tokenizer")
-    assert table.headers == ("language", "tiktoken/o200k_base: cheap-o200k ($0.10/M input tokens)",
-                             "llama/llama4: scout ($0.17/M input tokens)", "qwen/qwen: qwen-small ($0.050/M input tokens)")
+    assert "tiktoken/o200k_base: gpt-oss-20b ($0.029/M input tokens)" in table.headers
+    # qwen-turbo costs $0.05 too: the same tokens at the same price, the name breaks the tie.
+    assert "qwen/qwen: qwen-small ($0.050/M input tokens)" in table.headers
+    assert "xai/grok1" not in " ".join(table.headers)  # no priced model
 
 
 def test_results_without_models_have_no_decision_section(results):
-    assert price_book(results).models == {}
-    assert decision(results, ReportView.of(results).production) is None
+    import dataclasses
+
+    bare = dataclasses.replace(results, record=dataclasses.replace(results.record, tokenizers={
+        tid: dataclasses.replace(entry, models=()) for tid, entry in results.record.tokenizers.items()}))
+    assert price_book(bare).models == {}
+    assert decision(bare, ReportView.of(bare).production) is None
 
 
 def test_the_script_summary_is_the_median_premium_of_each_script(results):

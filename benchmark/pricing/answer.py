@@ -14,7 +14,7 @@ from benchmark.errors import BenchmarkError
 
 from benchmark.pricing.database import Listing
 from benchmark.pricing.decision import Leader, cheapest, roomiest, tie_rule
-from benchmark.pricing.figures import MIN_ROUNDTRIP, ModelFigures, model_figures, reference_words, unpriced
+from benchmark.pricing.figures import ModelFigures, lossy, model_figures, reference_words, unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.results.rows import Results
 
@@ -101,9 +101,9 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
             continue
         premium = fmt_interval(row.premium, row.premium_ci_low, row.premium_ci_high)
         lines.append(f"{tokenizer}: {row.tokens_per_sentence:.1f} tokens per sentence, {premium} {reference_name}")
-        if row.roundtrip_rate is not None and row.roundtrip_rate < MIN_ROUNDTRIP:
-            lines.append(f"  gives back {row.roundtrip_rate:.0%} of the sentences exactly: its count is of changed "
-                         "text, so it is left out of the money and context figures")
+        if lossy(row):
+            lines.append(f"  gives back {row.roundtrip_rate:.0%} of the sentences exactly (its normaliser changes "
+                         "text): the count is of the text as it changed it, as the vendor's own counter counts")
         names = list(models.get(tokenizer, ()))
         lines.append(f"  models: {_plain(_models_line(names))}" if names else "  models: none listed")
         mine = [f for f in figures if f.tokenizer == tokenizer]
@@ -122,7 +122,12 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
                               dearer=False))
     missing = unpriced({t: models.get(t, ()) for t in tokenizers}, listings, reasons)
     if missing:
-        lines.append("Not priced: " + _plain("; ".join(f"{model} ({why})" for model, why in missing.items())))
+        lines.append("Not priced:")
+        grouped: dict[str, list[str]] = {}
+        for model, why in missing.items():
+            grouped.setdefault(why, []).append(model)
+        for why, names in grouped.items():
+            lines.append(f"  {_plain(why)}: {_plain(_models_line(names))}")
     if reference_words(results) is None:
         lines.append(f"({reference_name}-equivalent words need the reference's word counts, which these results lack)")
     rule = tie_rule(pairwise)

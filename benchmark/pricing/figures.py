@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from benchmark.pricing.database import Listing
 from benchmark.results.rows import Results, ResultRow
 
-MIN_ROUNDTRIP = 0.99  # as the report's lossy mark: below it a tokenizer's counts are of changed text
+MIN_ROUNDTRIP = 0.99  # as the report's lossy mark: below it a tokenizer changed some of the text
 
 
 @dataclass(frozen=True)
@@ -50,11 +50,17 @@ class ModelFigures:
 
 
 def usable_rows(results: Results, tokenizers: Sequence[str]) -> dict[tuple[str, str], ResultRow]:
-    """(tokenizer, language) -> its row, for the rows a price can be put on: measured, not lossy."""
+    """(tokenizer, language) -> its row, for the rows a price can be put on: measured. A vendor's
+    tokenizer that does not give every sentence back (its normaliser changed the text) still
+    counts what the vendor bills, so it stays; `lossy` says which."""
     wanted = set(tokenizers)
     return {(row.tokenizer, row.language): row for row in results.rows
-            if row.tokenizer in wanted and row.ok and row.n_tokens > 0 and row.tokens_per_sentence
-            and (row.roundtrip_rate is None or row.roundtrip_rate >= MIN_ROUNDTRIP)}
+            if row.tokenizer in wanted and row.ok and row.n_tokens > 0 and row.tokens_per_sentence}
+
+
+def lossy(row: ResultRow) -> bool:
+    """Below MIN_ROUNDTRIP of the sentences given back exactly."""
+    return row.roundtrip_rate is not None and row.roundtrip_rate < MIN_ROUNDTRIP
 
 
 def reference_words(results: Results) -> int | None:

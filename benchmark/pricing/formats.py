@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from benchmark.pricing.database import Listing
 
 
@@ -15,7 +17,8 @@ def fmt_usd(value: float | None) -> str:
         return f"${value:,.2f}"
     if value == 0:
         return "$0"
-    return f"${value:#.2g}" if value >= 1e-4 else f"${value:.1e}"
+    # Two significant figures, written out: $0.0011, $0.000057 (never 5.7e-05).
+    return f"${value:.{max(2, 1 - math.floor(math.log10(value)))}f}"
 
 
 def fmt_count(value: float | None) -> str:
