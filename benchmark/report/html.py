@@ -21,11 +21,12 @@ from benchmark.report.filter_box import SCRIPT as FILTER_SCRIPT
 from benchmark.report.filter_box import filter_attributes, header_attributes
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
-from benchmark.report.sections import report_sections
 from benchmark.report.naming import language_label
+from benchmark.report.page_fonts import embedded_fonts, font_css
+from benchmark.report.sections import report_sections
 from benchmark.report.tables import SKIPPED, Table, all_rows_table
 from benchmark.report.token_examples import CSS as TOKEN_CSS
-from benchmark.report.token_examples import token_examples_html
+from benchmark.report.token_examples import token_examples_html, token_examples_text
 from benchmark.report.view import ReportView
 
 CSS = """
@@ -167,6 +168,8 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
     record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)
     nav += ['<a href="#all_rows">All measurements</a>', '<a href="#methods">Method</a>', '<a href="#record">Run record</a>']
     sections_html = "\n".join(body)
+    # Subset faces for every character of the token examples: the page draws them without system fonts.
+    fonts_css = font_css(embedded_fonts(token_examples_text(results)), ".toks")
     pairwise_link = (' Each language\'s ratio of token totals between two production tokenizers, with its interval: '
                      '<a href="pairwise.csv">pairwise.csv</a>.' if results.pairwise else "")
     return f"""<!DOCTYPE html>

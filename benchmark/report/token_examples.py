@@ -46,6 +46,14 @@ def _token(text: str) -> str:
     return f"<span>{html.escape(text.replace(chr(10), chr(0x23CE)))}</span>"
 
 
+def token_examples_text(results: ReportView) -> str:
+    """Every token the blocks show, as one text: what the page's embedded fonts must draw."""
+    languages = html_languages(results)
+    tokenizers = example_tokenizers(results)
+    return "".join(token for code in languages for tid in tokenizers
+                   for token in results.record.examples.get(code, {}).get(tid) or ())
+
+
 def token_examples_html(results: ReportView) -> str:
     """The blocks, or "" when every example language is in the PNG."""
     left_out = png_leaves_out(results)
