@@ -17,7 +17,7 @@ from benchmark.report import figures as figures_module
 from benchmark.report import many_languages
 from benchmark.report.analysis import bytes_per_token_curve
 from benchmark.report.catalogue import PLOTS, caption_of
-from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
+from benchmark.report.examples import MAX_PNG_LANGUAGES, png_drawable, png_languages, png_leaves_out
 from benchmark.report.naming import language_label
 from benchmark.report.style import plot_style
 from benchmark.report.view import MANY_LANGUAGES, ReportView
@@ -233,3 +233,22 @@ def test_the_page_shows_the_languages_the_png_cannot_draw_as_text_in_their_direc
     spans = re.findall(r"<span(?: [^>]*)?>(.*?)</span>", by_lang["ydd-Hebr"][0][1])
     assert [html_module.unescape(s) for s in spans] == list(tokens)
     assert len(by_lang["ydd-Hebr"]) == len(example_tokenizers(results))
+
+
+def test_token_boundary_png_prefers_the_costliest_scripts_it_can_draw(results):
+    shown = png_languages(results)
+    drawable = [code for code in results.languages if png_drawable(results, code) and results.record.examples.get(code)]
+    assert len(drawable) > MAX_PNG_LANGUAGES  # the fixture has more than fit
+    scripts = results.record.language_scripts
+
+    def cost(code):
+        values = [r.premium for r in results.rows if r.language == code and r.ok and r.tokenizer in results.headline]
+        return sum(values) / len(values)
+
+    # Every script it can draw is in the PNG before a second language of any script ...
+    per_script = {scripts[code] for code in drawable[1:]}
+    assert {scripts[code] for code in shown[1:]} == per_script or len(shown) - 1 < len(per_script)
+    # ... each by its costliest language.
+    for code in shown[1:]:
+        rivals = [c for c in drawable[1:] if scripts[c] == scripts[code] and c not in shown]
+        assert all(cost(c) <= cost(code) for c in rivals), code

@@ -196,8 +196,8 @@ def _token_boundaries_caption(spec: PlotSpec, results: ReportView) -> str:
     if not left_out:
         return spec.caption
     shown = join_words([language_label(results, code) for code in png_languages(results)])
-    return (f"{spec.caption.removesuffix('.')}, in {shown}: the reference and the first languages of the run in "
-            f"scripts a plot draws correctly, {MAX_PNG_LANGUAGES} at most. The {len(left_out)} others, right-to-left "
+    return (f"{spec.caption.removesuffix('.')}, in {shown}: the reference and, of the languages in scripts a plot "
+            f"draws correctly, the costliest of each script first, {MAX_PNG_LANGUAGES} in all. The {len(left_out)} others, right-to-left "
             "and complex scripts among them, are in the HTML page's token boundaries, which the browser lays out, "
             "and in results.json (record.examples).")
 

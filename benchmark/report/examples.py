@@ -59,9 +59,23 @@ def png_drawable(results: ReportView, code: str) -> bool:
 
 
 def png_languages(results: ReportView) -> list[str]:
-    """The languages of the token-boundary PNG: the reference, then the first others in run order
-    that matplotlib draws correctly, `MAX_PNG_LANGUAGES` in all."""
-    return [code for code in example_languages(results) if png_drawable(results, code)][:MAX_PNG_LANGUAGES]
+    """The languages of the token-boundary PNG, in run order: the reference, and of the others that
+    matplotlib draws correctly, when more than fit (`MAX_PNG_LANGUAGES` in all), one per script first,
+    the costliest first (mean premium over the main tokenizers), then the next costliest."""
+    drawable = [code for code in example_languages(results) if png_drawable(results, code)]
+    if len(drawable) <= MAX_PNG_LANGUAGES:
+        return drawable
+    reference, others = drawable[0], drawable[1:]
+    premiums: dict[str, list[float]] = {}
+    for row in results.rows:
+        if row.ok and row.premium is not None and row.tokenizer in results.headline:
+            premiums.setdefault(row.language, []).append(row.premium)
+    cost = {code: sum(premiums.get(code, [0.0])) / len(premiums.get(code, [0.0])) for code in others}
+    by_cost = sorted(others, key=lambda code: (-cost[code], others.index(code)))
+    scripts = results.record.language_scripts
+    first_of_script = list({scripts.get(code, code): code for code in reversed(by_cost)}.values())[::-1]
+    chosen = set(list(dict.fromkeys(first_of_script + by_cost))[: MAX_PNG_LANGUAGES - 1])
+    return [reference] + [code for code in others if code in chosen]
 
 
 def png_leaves_out(results: ReportView) -> list[str]:

@@ -178,7 +178,7 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}{FILTER_CSS}</style>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{fonts_css}</style>
 </head>
 <body>
 <main>
