@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -105,10 +106,17 @@ class TrainingCache:
                   for folder in sorted(root.iterdir()) if folder.is_dir()}
         return {family: n for family, n in counts.items() if n}
 
-    def store(self, family: str, key: str, suffix: str, model: bytes, meta: dict[str, Any]) -> Path:
+    def store(self, family: str, key: str, suffix: str, model: bytes, meta: dict[str, Any]) -> Path | None:
+        """Keep a trained model; None (and a warning) when the cache cannot take it, since the
+        model itself is good: the run goes on with it, and trains it again next time."""
         model_path, meta_path = self._paths(family, key, suffix)
-        # Model first, metadata last: `load` needs both, so a crash in between is a miss.
-        atomic_write_bytes(model_path, model)
-        meta = {**meta, "model_sha256": hashlib.sha256(model).hexdigest()}
-        atomic_write_text(meta_path, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+        try:
+            # Model first, metadata last: `load` needs both, so a crash in between is a miss.
+            atomic_write_bytes(model_path, model)
+            meta = {**meta, "model_sha256": hashlib.sha256(model).hexdigest()}
+            atomic_write_text(meta_path, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+        except OSError as exc:
+            print(f"warning: {exc.filename or model_path}: the cache cannot keep this {family} model "
+                  f"({exc.strerror}); it is used in this run and trained again in the next", file=sys.stderr)
+            return None
         return model_path

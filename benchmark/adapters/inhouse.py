@@ -212,8 +212,13 @@ def train_mix_sweep(training: TrainingText, mix: TrainingMix, vocab_sizes: Seque
               "weights": weights, "parity_aware": mix.parity,
               **({"whole_characters": list(mix.whole_characters)} if mix.whole_characters else {}),
               "train_seconds": "time the single training run to the largest size took to reach this size"}
+    loaded = None
     if all(hit is not None for hit in found.values()):
-        loaded = {size: (ByteLevelBPE.load(path), meta["train_seconds"]) for size, (path, meta) in found.items()}
+        try:
+            loaded = {size: (ByteLevelBPE.load(path), meta["train_seconds"]) for size, (path, meta) in found.items()}
+        except (ValueError, OSError):  # ModelFileError: damaged with its digest edited to match; trained again
+            loaded = None
+    if loaded is not None:
         return {size: InhouseBPE(model, id=trained_id(size), family=family, train_seconds=seconds,
                                  extra_settings=_with_whole_characters(record, model, mix))
                 for size, (model, seconds) in loaded.items()}

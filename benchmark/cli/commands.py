@@ -119,17 +119,20 @@ def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
 
 
 def _check_cache_writable(cache_dir: Path | None) -> None:
-    """The training cache must take new models: found now, not after minutes of training."""
+    """A training cache that cannot take new models is said now, not after minutes of training."""
     from benchmark.adapters import cache_root
 
     root = cache_root(cache_dir)
     existing = root
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        why = "is not a folder" if not existing.is_dir() else "is not writable"
-        raise BenchmarkError(f"{root}: cannot cache trained tokenizers there ({existing} {why}); "
+    if not existing.is_dir():
+        raise BenchmarkError(f"{root}: cannot cache trained tokenizers there ({existing} is not a folder); "
                              "choose another folder with --cache-dir")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        # What the cache holds is still read; only what is trained now cannot be kept.
+        print(f"warning: {existing} is not writable: a tokenizer the cache lacks is trained for this run only "
+              "(--cache-dir chooses another cache)", file=sys.stderr)
 
 
 def _publish(results, output: Path, *, plots: bool, show_progress: bool,
