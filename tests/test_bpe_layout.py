@@ -83,3 +83,12 @@ def test_layout_errors_name_the_fix():
         ByteLevelBPE(merges=[], special_tokens={"<pad>": 0, "<eos>": 5}, id_layout="specials-first")
     with pytest.raises(ValueError, match="a rank table keeps its own ids"):
         ByteLevelBPE(ranks={bytes([i]): i for i in range(256)}, id_layout="specials-first")
+
+
+def test_parity_aware_training_takes_the_layout_too():
+    dev = {code: lines("dev", code, 40) for code in ("eng_Latn", "kor_Hang")}
+    default = ByteLevelBPE.train_parity(dev, 500, special_tokens=list(NOTES))
+    notes = ByteLevelBPE.train_parity(dev, 500, id_layout="specials-first")
+    assert notes.merges == default.merges and notes.special_tokens == NOTES
+    text = lines("devtest", "kor_Hang", 1)[0]
+    assert notes.encode(text) == [i + 4 for i in default.encode(text)]

@@ -109,6 +109,7 @@ class TrainingConstructors:
         pattern: str | None = "cl100k",
         min_frequency: int = 2,
         special_tokens: Sequence[str] = (),
+        id_layout: str = "bytes-first",
         progress: bool = False,
     ) -> Any:
         """Parity-aware BPE (parity.py): every merge is the most frequent pair of the language whose
@@ -121,7 +122,7 @@ class TrainingConstructors:
             texts_by_language, [vocab_size], pretoken_counts_by_language=pretoken_counts_by_language,
             parity_texts_by_language=parity_texts_by_language, parity_counts_by_language=parity_counts_by_language,
             global_merges=global_merges, pattern=pattern, min_frequency=min_frequency,
-            special_tokens=special_tokens, progress=progress,
+            special_tokens=special_tokens, id_layout=id_layout, progress=progress,
         )[vocab_size][0]
 
     @classmethod
@@ -137,6 +138,7 @@ class TrainingConstructors:
         pattern: str | None = "cl100k",
         min_frequency: int = 2,
         special_tokens: Sequence[str] = (),
+        id_layout: str = "bytes-first",
         progress: bool = False,
     ) -> dict[int, tuple[Any, float]]:
         """`train_parity` once to the largest size, cut at each size, as `train_sweep`."""
@@ -165,7 +167,7 @@ class TrainingConstructors:
                                        global_merges=global_merges, min_frequency=min_frequency,
                                        progress=progress, checkpoints=checkpoints)
 
-        return cls._sweep(vocab_sizes, special_tokens, pattern, count, run)
+        return cls._sweep(vocab_sizes, special_tokens, pattern, count, run, id_layout)
 
     @classmethod
     def _sweep(
