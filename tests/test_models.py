@@ -132,7 +132,25 @@ def test_the_run_record_keeps_each_tokenizers_models(tmp_path):
     plan = plan_run(RunConfig(languages=("eng_Latn",), max_sentences=10, repeats=1,
                               tokenizers=("tiktoken/o200k_base", "anthropic/claude-legacy"), cache_dir=tmp_path))
     save_results(run_benchmark(plan), tmp_path / "results.json")
-    record = load_results(tmp_path / "results.json").record
+    loaded = load_results(tmp_path / "results.json")
     for tokenizer_id in ("tiktoken/o200k_base", "anthropic/claude-legacy"):
-        assert record.tokenizers[tokenizer_id].models == models_of(tokenizer_id)
-        assert tokenizer_label(tokenizer_id, record.tokenizers[tokenizer_id].models) == tokenizer_label(tokenizer_id)
+        assert loaded.record.tokenizers[tokenizer_id].models == models_of(tokenizer_id)
+        assert tokenizer_label(tokenizer_id, loaded.record.tokenizers[tokenizer_id].models) == tokenizer_label(tokenizer_id)
+    # The report's tables of production tokenizers name them with their models, from the record.
+    from benchmark.report.tokenizer_tables import production_cost_table
+    from benchmark.report.view import ReportView
+
+    names = [row[0] for row in production_cost_table(ReportView.of(loaded)).rows]
+    assert names == ["tiktoken/o200k_base (GPT-4o, GPT-4.1, GPT-5, o3, gpt-oss ...)",
+                     "anthropic/claude-legacy (Claude 2.1, Claude 2.0, Claude Instant 1.2; only accurate for older "
+                     "models such as claude-2.1, not today's Claude)"]
+
+
+def test_results_made_before_models_name_the_tokenizer_alone():
+    from benchmark.report.tokenizer_tables import production_cost_table
+    from benchmark.report.view import ReportView
+    from benchmark.results.rows import load_results
+
+    fixture = load_results(Path(__file__).parent / "data" / "results_fixture.json")
+    view = ReportView.of(fixture)
+    assert view.production and [row[0] for row in production_cost_table(view).rows] == list(view.production)

@@ -91,13 +91,15 @@ def model_labels(models: Sequence[ModelInfo]) -> list[str]:
     return list(dict.fromkeys(m.label for m in models))
 
 
-def tokenizer_label(tokenizer_id: str, models: Sequence[ModelInfo] | None = None, *, n_labels: int = LABELLED_MODELS) -> str:
+def tokenizer_label(tokenizer_id: str, models: Sequence[ModelInfo] | None = None, *, n_labels: int = LABELLED_MODELS,
+                    name: str | None = None) -> str:
     """The tokenizer's name with its models, for a table: "o200k_base (GPT-4o, GPT-4.1, GPT-5, o3,
     gpt-oss ...)"; with the models' note where they carry one ("...; only accurate for older
     models such as claude-2.1, not today's Claude"). `models`: as a run record gives them (so a
-    report re-renders from results.json), by default the models file's."""
+    report re-renders from results.json), by default the models file's; `name`: how the tokenizer
+    is named (default the id's last part)."""
     models = models_of(tokenizer_id) if models is None else tuple(models)
-    name = tokenizer_id.rpartition("/")[2]
+    name = tokenizer_id.rpartition("/")[2] if name is None else name
     labels = model_labels(models)
     notes = list(dict.fromkeys(m.note for m in models if m.note))
     if not labels:

@@ -5,6 +5,8 @@ word and character figures. Built on tables.py's grid (`pivot`) and the figures 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from benchmark.adapters.families import family_name
 from benchmark.report.analysis import is_lossy, lossy_lines
 from benchmark.report.compare import (
@@ -36,17 +38,35 @@ from benchmark.report.view import ReportView
 from benchmark.results.pairwise import ratio_between
 
 
+def with_models(results: ReportView, tokenizer_id: str) -> str:
+    """A production tokenizer named with the models that use it, as the run record has them:
+    "tiktoken/o200k_base (GPT-4o, GPT-4.1, GPT-5, o3, gpt-oss ...)"; the id alone for results
+    made before models were recorded."""
+    from benchmark.adapters.models import tokenizer_label
+
+    entry = results.record.tokenizers.get(tokenizer_id)
+    models = getattr(entry, "models", ()) if entry is not None else ()
+    return tokenizer_label(tokenizer_id, models, name=tokenizer_id) if models else tokenizer_id
+
+
+def _named_with_models(results: ReportView, table: Table) -> Table:
+    """The grid with each tokenizer's name followed by its models (down, or across with many languages)."""
+    if results.many:
+        return replace(table, headers=(table.headers[0], *(with_models(results, t) for t in table.headers[1:])))
+    return replace(table, rows=tuple((with_models(results, row[0]), *row[1:]) for row in table.rows))
+
+
 def production_cost_table(results: ReportView) -> Table:
-    return tokens_per_sentence_table(
+    return _named_with_models(results, tokens_per_sentence_table(
         results, results.production, key="production_cost",
-        title="What each language costs on today's models: tokens per sentence")
+        title="What each language costs on today's models: tokens per sentence"))
 
 
 def production_premium_table(results: ReportView) -> Table:
     reference = results.reference
     name = results.record.language_names.get(reference, reference)
-    return premium_table(results, results.production, key="production_premium",
-                         title=f"The premium over {name} on today's models (95% CI)")
+    return _named_with_models(results, premium_table(results, results.production, key="production_premium",
+                                                     title=f"The premium over {name} on today's models (95% CI)"))
 
 
 def cheapest_table(results: ReportView) -> Table:
