@@ -96,8 +96,9 @@ def test_html_is_self_contained(rendered):
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "http://" not in page and "https://" not in page
     assert not re.search(r"""src\s*=\s*["'](?!data:)""", page)
-    # Everything shows from the page alone; links go only to the files written beside it.
-    links = set(re.findall(r"""href\s*=\s*["']([^"'#][^"']*)""", page))
+    # Everything shows from the page alone; links go only to the files written beside it, or carry
+    # their data (each table's CSV).
+    links = {link for link in re.findall(r"""href\s*=\s*["']([^"'#][^"']*)""", page) if not link.startswith("data:")}
     beside = {"results.csv", "summaries.csv", "results.json"} | {f"plots/{name}.svg" for name in PLOT_NAMES}
     assert links == beside
     assert all((out / link).is_file() for link in links)
@@ -230,3 +231,22 @@ def test_every_plot_drawn_is_shown_in_both_pages(rendered):
     for name in drawn:
         assert f"](plots/{name}.png)" in readme, name
         assert f'<figure id="plot-{name}">' in page, name
+
+
+def test_every_table_on_the_page_links_its_own_csv_carried_in_the_page(rendered, results):
+    import base64
+    import csv
+    import io
+
+    from benchmark.report.tables import all_rows_table
+
+    out, _ = rendered
+    page = (out / "index.html").read_text(encoding="utf-8")
+    tables = page.count('<table class="sortable"')
+    links = re.findall(r'<a class="csv" download="([\w-]+)\.csv" href="data:text/csv;charset=utf-8;base64,'
+                       r'([A-Za-z0-9+/=]+)">CSV</a>', page)
+    assert tables and len(links) == tables  # one each, none pointing outside the page
+    by_key = {key: list(csv.reader(io.StringIO(base64.b64decode(data).decode("utf-8")))) for key, data in links}
+    expected = all_rows_table(results)
+    assert by_key["all_rows"][0] == list(expected.headers)
+    assert by_key["all_rows"][1:] == [list(row) for row in expected.rows]

@@ -7,10 +7,13 @@ clicking a column header.
 from __future__ import annotations
 
 import base64
+import csv
 import dataclasses
 import html
+import io
 from collections.abc import Collection, Sequence
 
+from benchmark.escaping import csv_cell
 from benchmark.report.catalogue import RenderedPlot, caption_of
 from benchmark.report.decision_section import KEY as DECISION_KEY
 from benchmark.report.decision_section import TITLE as DECISION_TITLE
@@ -61,6 +64,8 @@ figure img { width: 100%; height: auto; border: 1px solid var(--line); border-ra
 dl.record { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 0.88rem; }
 dl.record dt { color: var(--muted); }
 dl.record dd { margin: 0; }
+a.csv { font-size: 0.72rem; font-weight: 500; color: var(--accent); border: 1px solid var(--line); border-radius: 4px;
+        padding: 0 5px; margin-left: 8px; text-decoration: none; vertical-align: middle; }
 """
 
 # Optional: click a header to sort by that column (numbers as numbers); the page reads without it.
@@ -91,6 +96,18 @@ def _header(text: str) -> str:
     return html.escape(text)
 
 
+def _csv_link(table: Table) -> str:
+    """A link to the table as CSV, carried in the page itself (a data: URL), so it works wherever the
+    page is, moved alone or sent by mail; cells as the table shows them, none read as a formula."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([csv_cell(h) for h in table.headers])
+    writer.writerows([csv_cell(cell) for cell in row] for row in table.rows)
+    data = base64.b64encode(out.getvalue().encode("utf-8")).decode("ascii")
+    return (f'<a class="csv" download="{html.escape(table.key)}.csv" '
+            f'href="data:text/csv;charset=utf-8;base64,{data}">CSV</a>')
+
+
 def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", languages: Collection[str] = ()) -> str:
     """`languages`: the run's language labels, so the filter box can narrow the table to them."""
     esc = html.escape
@@ -116,7 +133,7 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", langua
     note = f'<p class="note">{esc(table.note)}</p>' if table.note else ""
     scroll = "scroll tall" if tall else "scroll"
     return (
-        f'<{heading} id="{esc(table.key)}">{esc(table.title)}</{heading}>\n'
+        f'<{heading} id="{esc(table.key)}">{esc(table.title)} {_csv_link(table)}</{heading}>\n'
         f'<div class="{scroll}"><table class="sortable"{filter_attributes(table.headers, languages)}><thead><tr>{head}'
         "</tr></thead>\n"
         f"<tbody>\n" + "\n".join(body) + f"\n</tbody></table></div>\n{note}\n"
@@ -194,8 +211,9 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
 <p class="note">Click a column header to sort a table (optional script; the tables read without it).</p>
 {sections_html}
 {all_rows}
-<p class="note">Every row at full precision: <a href="results.csv">results.csv</a>; one line per tokenizer over every
-language: <a href="summaries.csv">summaries.csv</a>; with the run record: <a href="results.json">results.json</a>.{pairwise_link}</p>
+<p class="note">Every table's CSV button holds that table as it reads here, inside the page (it works wherever the page is
+moved). Beside the page, every row at full precision: <a href="results.csv">results.csv</a>; one line per tokenizer over
+every language: <a href="summaries.csv">summaries.csv</a>; with the run record: <a href="results.json">results.json</a>.{pairwise_link}</p>
 <h2 id="methods">How the figures were measured</h2>
 <p>{esc(methods_paragraph(results))}</p>
 {f"<p>{esc(leading.methods)}</p>" if leading is not None else ""}
