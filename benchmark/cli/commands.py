@@ -278,15 +278,21 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
 
 
 def _source_line(tokenizer_id: str) -> str:
-    """Where a pretrained tokenizer's file comes from, from package metadata alone (nothing is read)."""
+    """Where a pretrained tokenizer's file comes from, from package metadata alone (nothing is read),
+    and the models that use it (`run --models` takes their names)."""
+    from benchmark.adapters.models import model_labels, models_of
     from benchmark.adapters.registry import pretrained_file
     from benchmark.pinned import installed_version
 
     file = pretrained_file(tokenizer_id)
     version = installed_version(file.package)
+    models = models_of(tokenizer_id)
+    used_by = (f"; models: {', '.join(model_labels(models))}" + "".join(f" ({note})" for note in
+                                                                      dict.fromkeys(m.note for m in models if m.note))
+               if models else "")
     if version == "not installed":
-        return f"{file.file}, from {file.package}, which is not installed (`{file.install_hint}`)"
-    return f"{file.file}, from {file.package} {version}"
+        return f"{file.file}, from {file.package}, which is not installed (`{file.install_hint}`){used_by}"
+    return f"{file.file}, from {file.package} {version}" + (" (carried in it)" if file.carried else "") + used_by
 
 
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
