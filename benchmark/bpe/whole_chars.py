@@ -18,7 +18,7 @@ the tests ask both trainers for the identical merge list):
 - A character of n bytes b1..bn is built left to right by n - 1 merges: (b1, b2), then
   (b1b2, b3), ... A merge that an earlier character already made is not made again: the 64
   Hangul syllables that share their first two bytes share that token, so a syllable costs one
-  merge, plus one for each new two-byte prefix (2,350 syllables of KS X 1001 need about 2,420).
+  merge, plus one for each new two-byte prefix (the 2,350 syllables of KS X 1001 need 2,525).
 - These merges come first, in that order, and the budget cuts the list like any merge list: the
   model at a size is a prefix of the run to a larger size (`train_sweep` relies on it), even when
   the cut falls between a syllable's two merges. Frequency merges (train.py's rules) follow on the
