@@ -140,3 +140,15 @@ def test_executor_options_are_checked():
     with pytest.raises(BenchmarkError, match="--scheduler is the address of a Dask scheduler: add --executor dask"):
         make_executor("processes", scheduler="tcp://127.0.0.1:8786")
     assert make_executor("processes", 1).name == "serial"
+
+
+def test_without_workers_a_two_core_machine_trains_on_both_and_counts_here(monkeypatch):
+    from benchmark.measure import executors
+
+    monkeypatch.setattr(executors, "default_workers", lambda: 2)
+    default = executors.make_executor()
+    assert default.n_workers == 2 and default.counts_here  # training and words on both cores
+    asked = executors.make_executor(workers=2)
+    assert asked.n_workers == 2 and not asked.counts_here  # --workers 2 counts on the pool
+    monkeypatch.setattr(executors, "default_workers", lambda: 4)
+    assert not executors.make_executor().counts_here

@@ -170,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="count everything again and keep nothing: no counts, vocabulary checks or word spans "
                           "from the results cache (beside the trained models; --retrain also trains again)")
     run.add_argument("--workers", type=argtypes.positive_int, metavar="N",
-                     help="processes that count sentences (default: every core; one on a machine of two cores or "
-                          "fewer); timing always runs alone on one")
+                     help="processes that train and count (default: every core; on two cores or fewer, counting "
+                          "runs in the main process); timing always runs alone on one")
     run.add_argument("--executor", choices=EXECUTORS, default=EXECUTORS[0],
                      help="where counting runs: worker processes here, a Dask cluster, or this process "
                           "(default %(default)s; see docs/cluster.md)")

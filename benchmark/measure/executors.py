@@ -156,6 +156,7 @@ class Executor:
     n_workers = 1
     shares_memory = True  # its workers see this process's adapters (no recipe needed)
     same_machine = True  # its workers see this machine's files (the training cache)
+    counts_here = False  # True: training and words on the workers, counting in this process
 
     def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
         results = []
@@ -299,14 +300,18 @@ def _check_scheduler_security(scheduler: str) -> None:
 
 
 def default_workers() -> int:
-    """Every core this process may use, but one on a machine of two cores or fewer: there a pool
-    of two workers beside the main process, each with its own copy of the tokenizers, was slower
-    than counting in this process and took twice the memory (docs/measurements/)."""
+    """Every core this process may use."""
     try:
-        n_cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        n_cores = os.cpu_count() or 1
-    return n_cores if n_cores > 2 else 1
+        return os.cpu_count() or 1
+
+
+# Without --workers, a machine of this many cores or fewer counts in the main process: there a
+# counting pool, each worker with its own copy of the tokenizers, was slower than counting here
+# and took twice the memory, while training the families side by side on both cores halved the
+# training time (docs/measurements/2026-12-01-time-to-first-answer.md).
+COUNT_HERE_UP_TO_CORES = 2
 
 
 def make_executor(kind: str = "processes", workers: int | None = None, scheduler: str | None = None) -> Executor:
@@ -320,4 +325,6 @@ def make_executor(kind: str = "processes", workers: int | None = None, scheduler
         return DaskExecutor(n_workers, scheduler)
     if kind == "serial" or n_workers == 1:
         return Executor()
-    return ProcessExecutor(n_workers)
+    executor = ProcessExecutor(n_workers)
+    executor.counts_here = workers is None and n_workers <= COUNT_HERE_UP_TO_CORES
+    return executor

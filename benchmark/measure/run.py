@@ -215,12 +215,14 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
         if missing or vocabulary is None:
             todo[tokenizer.id] = (missing, vocabulary is None)
     to_count = [t for t in tokenizers if t.id in todo]
-    shipped = [t for t in to_count if executor.n_workers > 1 and (executor.shares_memory or t.recipe is not None)]
+    pooled = executor.n_workers > 1 and not executor.counts_here
+    shipped = [t for t in to_count if pooled and (executor.shares_memory or t.recipe is not None)]
     share_adapters(shipped)
     tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe,
                                {code: texts[code] for code in todo[t.id][0]}, spans,
                                check_vocabulary=todo[t.id][1]) for t in shipped}
-    step = progress.task(f"counting ({executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)})",
+    where = f"{executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)}" if pooled else "this process"
+    step = progress.task(f"counting ({where})",
                          total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in to_count))
     flat = [task for tokenizer_tasks in tasks.values() for task in tokenizer_tasks]
     results = iter(executor.map(run_count_task, flat, on_done=lambda: progress.advance(step)))
