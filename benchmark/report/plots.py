@@ -114,15 +114,26 @@ def _panels(results: ReportView) -> list[tuple[str, list[str]]]:
     return [("", results.headline)]
 
 
-def _log_if_wide(ax, values: list[float]) -> None:
-    """A log axis, labelled in plain numbers, where the largest bar is over three times the median."""
+def _cut_tall_bars(ax, bars: list[tuple[float, float]]) -> bool:
+    """Where a few bars (x, height) stand over three times the median, the axis stops above the
+    others and each cut bar is labelled with its height at the top, so the outliers (English-only
+    merges: 7x) do not squash the range where the rest differ."""
     import statistics
 
-    values = [v for v in values if v and v > 0]
-    if values and max(values) > 3 * statistics.median(values):
-        ax.set_yscale("log")
-        plain_log_ticks(ax.yaxis, values + [1.0])
-        ax.set_ylabel(ax.get_ylabel() + " (log scale)")
+    heights = [h for _, h in bars if h is not None and h > 0]
+    if not heights:
+        return False
+    median = statistics.median(heights)
+    kept = [h for h in heights if h <= 3 * median]
+    if len(kept) == len(heights) or not kept:
+        return False
+    top = 1.15 * max(kept)
+    ax.set_ylim(top=top)
+    for x, h in bars:
+        if h is not None and h > top:
+            ax.annotate(f"{h:.1f}" if h < 100 else f"{h:.0f}", (x, top), xytext=(0, -2), textcoords="offset points",
+                        ha="center", va="top", rotation=90, fontsize=7, color="white", fontweight="bold")
+    return True
 
 
 def _bar_panels(results: ReportView, languages: list[str], value: str, ylabel: str, title: str,
@@ -132,17 +143,16 @@ def _bar_panels(results: ReportView, languages: list[str], value: str, ylabel: s
         return None
     fig = new_figure(11, 0.6 + 4.6 * len(panels))
     axes = fig.subplots(len(panels), 1, squeeze=False).ravel()
-    index = results.index
     for ax, (panel_title, tokenizers) in zip(axes, panels):
         if parity:
             ax.axhline(1.0, color="0.3", linestyle="--", linewidth=1, label=f"parity: {parity} = 1.0")
         _grouped_bars(ax, results, tokenizers, languages, value, interval)
         ax.set_ylabel(ylabel)
-        if panel_title:
-            ax.set_title(panel_title, fontsize=10)
-        heights = [getattr(index[(tid, code)], value) for tid in tokenizers for code in languages
-                   if (tid, code) in index and index[(tid, code)].ok]
-        _log_if_wide(ax, [h for h in heights if h is not None])
+        bars = [(bar.get_x() + bar.get_width() / 2, bar.get_height()) for container in ax.containers
+                if hasattr(container, "patches") for bar in container.patches]
+        cut = _cut_tall_bars(ax, bars)
+        ax.set_title(panel_title + (" (bars cut at the top are labelled with their height)" if cut else ""),
+                     fontsize=10)
     fig.suptitle(title, fontweight="bold")
     return fig
 
