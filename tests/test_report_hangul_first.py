@@ -89,3 +89,15 @@ def test_the_record_says_how_much_of_the_vocabulary_the_syllables_take(results):
         assert f"syllables {point.n_syllable_entries / point.vocab_size:.0%} of the vocabulary" in (
             hangul_first_sentence(results))
     assert all(p.n_syllable_entries is None for p in korean_points(results)["bpe-balanced"])
+
+
+def test_the_mixes_section_has_the_korean_table(results):
+    from benchmark.report.sections import report_sections
+
+    (mixes,) = [s for s in report_sections(results) if s.key == "mixes"]
+    (table,) = [t for t in mixes.tables if t.key == "korean"]
+    points = korean_points(results)
+    assert len(table.rows) == sum(map(len, points.values())) == 4
+    first = points["bpe-hangul-first"][0]
+    line = next(row for row in table.rows if row[0] == "our BPE (Hangul first)" and row[1] == "600")
+    assert line[2] == f"{first.tokens_per_sentence:.1f}" and line[3].startswith(f"{first.premium:.3f} [")

@@ -30,6 +30,7 @@ from benchmark.report.tables import (
     tokenizer_table,
     tokens_per_sentence_table,
 )
+from benchmark.report.hangul_first import korean_table
 from benchmark.report.view import ReportView
 
 
@@ -77,11 +78,13 @@ def report_sections(results: ReportView) -> list[Section]:
             "One figure per tokenizer over all the languages measured: how unequal their costs are for the same "
             "content.", plots_in("fairness"), (fairness_table(results),)))
     mixes = mix_table(results)
+    korean = korean_table(results)
     if mix_families(results):
         sections.append(Section(
             "mixes", "What drives the premium, and what closes it: training mixes",
             "Our BPE trained on the same text with English weighted more or less, and with parity-aware merges: "
-            "the premium follows the training data.", plots_in("mixes"), (mixes,) if mixes else ()))
+            "the premium follows the training data.", plots_in("mixes"),
+            tuple(t for t in (mixes, korean if korean.rows else None) if t)))
     if trained:
         sections.append(Section(
             "trained", "Tokenizers trained here",
