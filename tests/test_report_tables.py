@@ -189,3 +189,39 @@ def test_a_blank_word_figure_says_how_to_fill_it_and_the_caption_names_only_the_
     for table in word_tables(plain)[:2]:
         assert "pip install '.[segmenters]'" in table.note, table.key
         assert "Chinese" in table.note.split("Blank:")[1]
+
+
+def test_the_filter_box_narrows_tokenizers_where_the_query_names_no_language():
+    from test_report_decision import FILTER_HARNESS
+
+    from benchmark.report.filter_box import SCRIPT as FILTER_SCRIPT
+
+    labels = ["English (eng_Latn)", "Hindi (hin_Deva)"]
+    context = quickjs.Context()
+    context.eval('var HASH = "";')
+    context.eval(FILTER_HARNESS)
+    # tokenizers down, languages across; languages down, tokenizers across; tokenizers alone
+    context.eval(
+        "var TABLES = ["
+        f"makeTable('columns', {json.dumps(['tokenizer', *labels])}, "
+        "[['llama/llama3', '1', '2'], ['mistral/sp-v7', '3', '4']], [undefined].concat(" + json.dumps(labels) + ")),"
+        f"makeTable('0', ['language', 'llama/llama3', 'mistral/sp-v7'], {json.dumps([[l, '1', '2'] for l in labels])}),"
+        "makeTable('tokenizers', ['tokenizer', 'vocab_size'], [['llama/llama3', '1'], ['mistral/sp-v7', '2']])];")
+    context.eval(FILTER_SCRIPT)
+    context.eval("function shown() { return JSON.stringify(TABLES.map(function (t) { return {"
+                 "rows: t.tBodies[0].rows.map(function (r) { return !r.hidden; }),"
+                 "columns: t.rows[0].cells.map(function (c) { return !c.hidden; }) }; })); }")
+    context.eval("type('sp-v7')")
+    by_tokenizer = json.loads(context.eval("shown()"))
+    assert by_tokenizer[0]["rows"] == [False, True] and all(by_tokenizer[0]["columns"])
+    assert by_tokenizer[1]["columns"] == [True, False, True] and all(by_tokenizer[1]["rows"])
+    assert by_tokenizer[2]["rows"] == [False, True]
+    assert context.eval("others['language-filter-note'].textContent").startswith("showing tokenizers matching")
+    # A language query still narrows the languages, and leaves the tokenizers' own table whole.
+    context.eval("type('hin')")
+    by_language = json.loads(context.eval("shown()"))
+    assert by_language[0]["columns"] == [True, False, True] and all(by_language[0]["rows"])
+    assert by_language[1]["rows"] == [False, True] and all(by_language[1]["columns"])
+    assert by_language[2]["rows"] == [True, True]
+    context.eval("type('')")
+    assert all(all(t["rows"]) and all(t["columns"]) for t in json.loads(context.eval("shown()")))

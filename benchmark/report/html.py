@@ -21,7 +21,7 @@ from benchmark.report.decision_section import leading_decision
 from benchmark.report.filter_box import BOX as FILTER_BOX
 from benchmark.report.filter_box import CSS as FILTER_CSS
 from benchmark.report.filter_box import SCRIPT as FILTER_SCRIPT
-from benchmark.report.filter_box import filter_attributes, header_attributes
+from benchmark.report.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
 from benchmark.report.findings import compute_findings
 from benchmark.report.methods import methods_paragraph, run_summary
 from benchmark.report.naming import language_label
@@ -132,9 +132,10 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", langua
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = f'<p class="note">{esc(table.note)}</p>' if table.note else ""
     scroll = "scroll tall" if tall else "scroll"
+    filtering = filter_attributes(table.headers, languages) or tokenizer_filter_attributes(table.headers)
     return (
         f'<{heading} id="{esc(table.key)}">{esc(table.title)} {_csv_link(table)}</{heading}>\n'
-        f'<div class="{scroll}"><table class="sortable"{filter_attributes(table.headers, languages)}><thead><tr>{head}'
+        f'<div class="{scroll}"><table class="sortable"{filtering}><thead><tr>{head}'
         "</tr></thead>\n"
         f"<tbody>\n" + "\n".join(body) + f"\n</tbody></table></div>\n{note}\n"
     )
