@@ -335,3 +335,11 @@ def test_the_readme_gives_the_command_that_makes_the_committed_results():
     from benchmark.pricing.answer import ALL_LANGUAGES_COMMAND
 
     assert ALL_LANGUAGES_COMMAND in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_malformed_pairwise_entry_is_one_error_naming_it(tmp_path):
+    document = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    document["pairwise"][3]["n_tokens"] = "many"
+    bad = write(tmp_path / "results.json", json.dumps(document))
+    with pytest.raises(BenchmarkError, match=r"malformed results, pairwise\[3\]: n_tokens must be a count, got 'many'"):
+        load_results(bad)

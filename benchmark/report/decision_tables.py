@@ -28,14 +28,14 @@ def _reference_name(results: Results) -> str:
 
 def _others(leader: Leader) -> tuple[str, str]:
     """('tied with' cell, 'next' cell)."""
-    tied = ", ".join(f"{t.model} [{t.tokenizer}]" for t in leader.tied[:4])
+    tied = ", ".join(f"{t.model} on {t.tokenizer}" for t in leader.tied[:4])
     if len(leader.tied) > 4:
         tied += f" and {len(leader.tied) - 4} more"
     if leader.next_best is None or leader.lead is None:
         return tied, ""
     value, low, high = leader.lead
     interval = "" if low == high else f" ({low:.2f}-{high:.2f})"
-    return tied, f"{leader.next_best.model} [{leader.next_best.tokenizer}]: {value:.2f}x{interval}"
+    return tied, f"{leader.next_best.model} on {leader.next_best.tokenizer}: {value:.2f}x{interval}"
 
 
 def _rule(results: Results) -> str:
