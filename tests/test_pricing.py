@@ -278,6 +278,9 @@ def test_cost_answers_for_each_language(results, my_prices, typed, code, name):
         line = next(line for line in text.splitlines() if line.startswith(f"{tokenizer}: "))
         assert f"{row.tokens_per_sentence:.1f} tokens per sentence, {row.premium:.2f}x " in line
         assert f"(95% CI {row.premium_ci_low:.2f}-{row.premium_ci_high:.2f})" in line
+    # A model's caveat (Claude legacy: older models only) is printed under its tokenizer.
+    notes = {model.note for entry in results.record.tokenizers.values() for model in entry.models if model.note}
+    assert notes and all(f"  note: {note}" in text for note in notes)
     o200k = text.split("tiktoken/o200k_base: ")[1]
     assert "  cheapest: cheap-o200k (our contract, $0.0010/M input tokens): $" in o200k.split("\n\n")[0]
     assert re.search(r"^Cheapest overall: cheap-o200k .*\[tiktoken/o200k_base\]$", text, re.M)

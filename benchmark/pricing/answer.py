@@ -106,6 +106,9 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
                          "text): the count is of the text as it changed it, as the vendor's own counter counts")
         names = list(models.get(tokenizer, ()))
         lines.append(f"  models: {_plain(_models_line(names))}" if names else "  models: none listed")
+        entry = results.record.tokenizers.get(tokenizer)
+        notes = dict.fromkeys(model.note for model in getattr(entry, "models", ()) if getattr(model, "note", ""))
+        lines += [f"  note: {_plain(note)}" for note in notes]  # e.g. Claude legacy: older models only
         mine = [f for f in figures if f.tokenizer == tokenizer]
         best = cheapest(mine)
         lines.append(f"  cheapest: {_plain(_cost_phrase(best.best, reference_name))}" if best else
