@@ -46,6 +46,9 @@ class Counts:
     # Per line, for the word figures' intervals (the lines are resampled): words, and whole words.
     words_per_line: list[int] | None = None
     whole_words_per_line: list[int] | None = None
+    # The Rényi efficiency's interval over these sentences (renyi_interval.py), when asked for; it
+    # needs every line's ids, so it is found where they are and does not add up: a merge drops it.
+    renyi_efficiency_ci: tuple[float, float] | None = None
 
     @property
     def used_ids(self) -> set[int]:
@@ -53,20 +56,27 @@ class Counts:
 
     def merge(self, later: Counts) -> Counts:
         """These counts followed by `later`'s (the sentences after them)."""
-        return Counts(**{f.name: _add(getattr(self, f.name), getattr(later, f.name)) for f in fields(self)})
+        return Counts(**{f.name: None if f.name in _NOT_ADDED else _add(getattr(self, f.name), getattr(later, f.name))
+                         for f in fields(self)})
+
+
+_NOT_ADDED = ("renyi_efficiency_ci",)
 
 
 def _add(first, second):
     return None if first is None or second is None else first + second
 
 
-def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] | None = None) -> Counts:
+def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] | None = None, *,
+                renyi_interval: bool = False) -> Counts:
     """Encode each text on its own, decode it back, and count. `words` (one flat array of word
     byte spans per text, benchmark.words.segmenters) adds the whole-word tallies: each word's tokens are
-    the tokens whose spans overlap it (`metrics.tokens_per_word`)."""
+    the tokens whose spans overlap it (`metrics.tokens_per_word`); `renyi_interval` the Rényi
+    efficiency's interval over these texts."""
     encode, decode = adapter.encode, adapter.decode
     counts = Counts()
     token_counts = counts.token_counts
+    every_id = array("q") if renyi_interval else None
     if words is not None:
         encode_with_spans = adapter.encode_with_spans
         token_starts, token_ends, word_bounds = array("q"), array("q"), array("i")
@@ -85,6 +95,14 @@ def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] |
         counts.tokens_per_line.append(len(ids))
         counts.n_roundtrip += decode(ids) == text
         token_counts.update(ids)
+        if every_id is not None:
+            every_id.extend(ids)
+    if every_id is not None:
+        from benchmark.measure.renyi_interval import renyi_efficiency_cis
+
+        interval = renyi_efficiency_cis([(every_id, counts.tokens_per_line, adapter.vocab_size)])[0]
+        estimate = metrics.renyi_efficiency(token_counts.values(), vocab_size=adapter.vocab_size)
+        counts.renyi_efficiency_ci = metrics.containing(interval, estimate)
     # Per token id, not per token: the same counts, a fraction of the lookups.
     if adapter.unk_id is not None:
         counts.n_unk = token_counts.get(adapter.unk_id, 0)
@@ -190,6 +208,9 @@ def row_intervals(cells: Sequence[tuple[Counts, Counts | None]]) -> list[dict[st
     out: list[dict[str, tuple[float, float] | None]] = [{} for _ in cells]
     for (k, name), interval, (values, over) in zip(owners, metrics.ratio_cis(pairs), pairs):
         out[k][name] = metrics.containing(interval, metrics.ratio(sum(values), sum(over)))
+    for k, (counts, _) in enumerate(cells):
+        if counts.renyi_efficiency_ci is not None:
+            out[k]["renyi_efficiency"] = counts.renyi_efficiency_ci
     return out
 
 

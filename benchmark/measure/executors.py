@@ -46,6 +46,7 @@ class CountTask:
     # once for the run (benchmark.words.segmenters) and travel with the sentences
     slices: tuple[tuple[str, tuple[str, ...], tuple[array, ...] | None], ...]
     check_vocabulary: bool = False  # also `vocabulary_health` (one task per tokenizer does)
+    renyi_interval: bool = False  # also the Rényi efficiency's interval of each slice (count_texts)
 
 
 @dataclass(frozen=True)
@@ -80,13 +81,13 @@ def _adapter_of(task: CountTask) -> Adapter:
 
 
 def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str], Sequence[array] | None]], *,
-                 check_vocabulary: bool = False) -> CountResult:
+                 check_vocabulary: bool = False, renyi_interval: bool = False) -> CountResult:
     """Count `adapter` over each (language, sentences, word spans) slice; a slice it raises on is
     a failure of that language, and the other slices are counted all the same."""
     done, failures = [], []
     for language, texts, words in slices:
         try:
-            done.append((language, count_texts(adapter, texts, words)))
+            done.append((language, count_texts(adapter, texts, words, renyi_interval=renyi_interval)))
         except Exception as exc:
             failures.append((language, one_line(exc)))
     vocabulary = None
@@ -104,12 +105,14 @@ def run_count_task(task: CountTask) -> CountResult:
         adapter = _adapter_of(task)
     except Exception as exc:
         return CountResult((), tuple((language, one_line(exc)) for language, *_ in task.slices))
-    return count_slices(adapter, task.slices, check_vocabulary=task.check_vocabulary)
+    return count_slices(adapter, task.slices, check_vocabulary=task.check_vocabulary,
+                        renyi_interval=task.renyi_interval)
 
 
 def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[str, Sequence[str]],
                 words_by_language: dict[str, Sequence[array] | None] | None = None, *,
-                task_lines: int = TASK_LINES, check_vocabulary: bool = True) -> list[CountTask]:
+                task_lines: int = TASK_LINES, check_vocabulary: bool = True,
+                renyi_interval: bool = False) -> list[CountTask]:
     """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order; the
     first task also checks the vocabulary (with `check_vocabulary`; one task does only that when
     there are no texts)."""
@@ -120,12 +123,14 @@ def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[s
         for start in range(0, max(len(texts), 1), task_lines):
             piece = tuple(texts[start:start + task_lines])
             if size + len(piece) > task_lines and current:
-                tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks))
+                tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks,
+                                       renyi_interval=renyi_interval))
                 current, size = [], 0
             current.append((language, piece, None if words is None else tuple(words[start:start + task_lines])))
             size += len(piece)
     if current or (check_vocabulary and not tasks):
-        tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks))
+        tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks,
+                               renyi_interval=renyi_interval))
     return tasks
 
 

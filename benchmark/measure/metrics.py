@@ -156,17 +156,26 @@ def resampled_sums(columns, *, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int
     import numpy as np
 
     columns = np.asarray(columns, dtype=np.float64)
-    n_lines = columns.shape[0]
     sums = np.empty((n_resamples, columns.shape[1]), dtype=np.float64)
+    for start, weights in resample_weights(columns.shape[0], n_resamples=n_resamples, seed=seed,
+                                           chunk_resamples=chunk_resamples):
+        sums[start:start + len(weights)] = weights @ columns  # exact: integers far below 2**53
+    return sums
+
+
+def resample_weights(n_lines: int, *, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED,
+                     chunk_resamples: int = BOOTSTRAP_CHUNK):
+    """The bootstrap's resamples of `n_lines` lines, `chunk_resamples` at a time: (first resample,
+    (k x n_lines) array of how often each line is drawn in each), the same for the same seed."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
-    rows = np.arange(chunk_resamples)
     for start in range(0, n_resamples, chunk_resamples):
         k = min(chunk_resamples, n_resamples - start)
         picks = rng.integers(0, n_lines, size=(k, n_lines))
-        weights = np.zeros((k, n_lines), dtype=np.float64)
-        np.add.at(weights, (np.repeat(rows[:k], n_lines), picks.ravel()), 1.0)
-        sums[start:start + k] = weights @ columns  # exact: integers far below 2**53
-    return sums
+        offsets = (np.arange(k) * n_lines)[:, None]  # one bincount for the chunk: each resample's own lines
+        counts = np.bincount((picks + offsets).ravel(), minlength=k * n_lines)
+        yield start, counts.reshape(k, n_lines).astype(np.float64)
 
 
 def share(n_hits: int, n_total: int) -> float | None:

@@ -220,7 +220,8 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
     share_adapters(shipped)
     tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe,
                                {code: texts[code] for code in todo[t.id][0]}, spans,
-                               check_vocabulary=todo[t.id][1]) for t in shipped}
+                               check_vocabulary=todo[t.id][1], renyi_interval=wants_renyi_interval(t))
+             for t in shipped}
     where = f"{executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)}" if pooled else "this process"
     step = progress.task(f"counting ({where})",
                          total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in to_count))
@@ -236,7 +237,7 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
             progress.update(step, f"counting {tokenizer.id}")
             languages, check = todo[tokenizer.id]
             done = [count_slices(tokenizer, [(code, texts[code], spans[code]) for code in languages],
-                                 check_vocabulary=check)]
+                                 check_vocabulary=check, renyi_interval=wants_renyi_interval(tokenizer))]
             progress.advance(step)
         fresh, failures = merge_results(done)
         for code, counts in fresh.items():
@@ -249,6 +250,12 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
         vocabularies[tokenizer.id] = vocabulary
     progress.finish(step)
     return counted, vocabularies
+
+
+def wants_renyi_interval(tokenizer: Adapter) -> bool:
+    """Whose rows get the Rényi efficiency's interval: the production tokenizers'. It costs about
+    what counting a fast tokenizer's row does (docs/measurements/2026-12-01-renyi-interval.md)."""
+    return not is_trained(tokenizer.family)
 
 
 def _rare_entries(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,

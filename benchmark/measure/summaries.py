@@ -28,6 +28,10 @@ DISTRIBUTION_SETTINGS = DistributionSettings(
     renyi_efficiency=("Rényi entropy of order alpha of the token distribution (every token of the text counted) "
                       "over log2(vocab_size), the entropy of a uniform distribution over the whole vocabulary "
                       "(Zouhar et al. 2023); rows: one language's tokens; summaries: every language's together"),
+    renyi_efficiency_ci=("95% percentile bootstrap over sentences with the premium's resamples, exact (every resample's "
+                         "token frequencies), in the production tokenizers' rows only, for its cost (on every row it "
+                         "would add about 70% to the default run's counting); none where a pool of workers counted a "
+                         "language's sentences in more than one task (over 20,000 lines)"),
     fairness=("over the run's languages, each one's n_tokens for the same lines: Gini coefficient "
               "sum_i sum_j |x_i - x_j| / (2 n^2 mean(x)), the most over the fewest, and the mean premium of the "
               "languages but the reference; 95% percentile bootstrap over sentences with the premium's resamples"),

@@ -136,6 +136,8 @@ def _words_and_fairness(results: ReportView) -> str:
                  f"{settings.words.alignment}. ")
     if settings.distribution.fairness:
         text += f"The fairness figures are taken {settings.distribution.fairness}. "
+    if settings.distribution.renyi_efficiency_ci:
+        text += f"The Rényi efficiency's interval is a {settings.distribution.renyi_efficiency_ci}. "
     return text
 
 

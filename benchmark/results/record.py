@@ -101,6 +101,7 @@ class DistributionSettings:
 
     renyi_alpha: float | None = None
     renyi_efficiency: str | None = None  # its normalisation
+    renyi_efficiency_ci: str | None = None  # which rows carry its interval, and from what
     fairness: str | None = None  # over what the Gini, worst-to-best and mean premium are taken
 
 

@@ -44,7 +44,8 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      written while format 3 was being made read what they lack as None, empty or blank.
 #   4: rows gain the premium's decomposition (byte_premium, char_premium, tokenizer_factor,
 #      n_compressed_bytes, information_floor, excess_premium) and intervals of fertility and the
-#      whole-word rate; the file gains "pairwise" (results/pairwise.py: each language's ratio of
+#      whole-word rate (and, for production tokenizers, of the Rényi efficiency: files written
+#      before it read it as None); the file gains "pairwise" (results/pairwise.py: each language's ratio of
 #      token totals between two production tokenizers, with its interval) and the record's
 #      settings.premium.floor; each tokenizer's entry in the record gains `models` (the models that
 #      use it, each with its source). Versions 1-3 are read with those None or empty.
@@ -118,6 +119,9 @@ class ResultRow:
     roundtrip_rate: float | None = _formula(metrics.roundtrip_rate)  # share of sentences with decode(encode(s)) == s
     vocab_utilisation: float | None = _formula(metrics.vocab_utilisation)  # share of the vocabulary used on this language
     renyi_efficiency: float | None = _formula(metrics.renyi_efficiency, added=3)  # Rényi entropy (alpha 2.5) of the tokens / log2(vocab_size)
+    # 95% bootstrap, the premium's resamples; production tokenizers only (methodology: its cost)
+    renyi_efficiency_ci_low: float | None = _counted(added=4)
+    renyi_efficiency_ci_high: float | None = _counted(added=4)
     train_seconds: float | None = _counted(timing=True)  # None for tokenizers we did not train
     throughput_mb_s: float | None = _counted(timing=True)  # single thread, median of repeats, unseen text
     tokens_per_second: float | None = _counted(timing=True)
