@@ -20,6 +20,7 @@ gives exactly the rows of counting everything in this process.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from array import array
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe
+from benchmark.children import die_with_parent
 from benchmark.errors import BenchmarkError, one_line
 from benchmark.measure.counting import Counts, count_texts
 from benchmark.measure.vocabulary import VocabularyHealth, vocabulary_health
@@ -191,18 +193,11 @@ def _results_in_order(futures: Sequence, on_done: Callable[[], None] | None) -> 
     return results
 
 
-def _worker_start() -> None:
+def _worker_start(parent_pid: int) -> None:
     """In each worker: die with the run (a worker of a killed run must not live on), one thread."""
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
-
-        try:
-            ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    die_with_parent(parent_pid, signal.SIGTERM)
 
 
 def _fork_is_safe() -> bool:
@@ -238,7 +233,7 @@ class ProcessExecutor(Executor):
             return []
         context = multiprocessing.get_context("fork" if _fork_is_safe() else "spawn")
         with ProcessPoolExecutor(max_workers=min(self.n_workers, len(tasks)), mp_context=context,
-                                 initializer=_worker_start) as pool:
+                                 initializer=_worker_start, initargs=(os.getpid(),)) as pool:
             return _results_in_order([pool.submit(function, task) for task in tasks], on_done)
 
 

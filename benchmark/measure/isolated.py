@@ -14,6 +14,7 @@ import os
 import pickle
 from typing import Any, Callable
 
+from benchmark.children import die_with_parent
 from benchmark.errors import one_line
 
 
@@ -23,10 +24,12 @@ def in_child(function: Callable[..., Any], *args: Any) -> Any:
     if not hasattr(os, "fork"):
         return function(*args)
     read_end, write_end = os.pipe()
+    parent_pid = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: compute, write, leave without running the parent's exit handlers
         status = 0
         try:
+            die_with_parent(parent_pid)
             os.close(read_end)
             try:
                 payload = pickle.dumps((True, function(*args)), protocol=pickle.HIGHEST_PROTOCOL)

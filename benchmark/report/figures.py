@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import os
+
+from benchmark.children import die_with_parent
 from benchmark.report.catalogue import PLOTS, PlotSpec, RenderedPlot
 from benchmark.report.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
@@ -60,7 +62,8 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
         global _view
         _view = results
         try:
-            with ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork"),
+                                     initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
                 drawn = list(pool.map(_draw_inherited, range(len(PLOTS)), [svg] * len(PLOTS)))
         finally:
             _view = None
