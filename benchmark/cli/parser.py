@@ -25,13 +25,18 @@ def _config(args: argparse.Namespace, **fixed):
     """The run options shared by run, train and encode, as a RunConfig (`fixed` for verbs that
     lack an option)."""
     names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "train_mixes", "corpus", "train_corpus",
-             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache")
+             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing")
     values = {name: getattr(args, name, None) for name in names}
     values["tokenizer_files"] = getattr(args, "tokenizer_file", ())
     values["tokenizer_file_pattern"] = getattr(args, "rank_file_pattern", "cl100k")
     values["quick"] = bool(values["quick"])
     values["retrain"] = bool(values["retrain"])
     values["no_cache"] = bool(values["no_cache"])
+    values["reuse_timing"] = bool(values["reuse_timing"])
+    if values["reuse_timing"] and (values["no_cache"] or values["retrain"]):
+        from benchmark.errors import BenchmarkError
+
+        raise BenchmarkError("--reuse-timing reads the results cache: drop --no-cache and --retrain, or --reuse-timing")
     if getattr(args, "models", None):  # --models gpt-5,llama-4-maverick: their tokenizers, with any --tokenizers
         from benchmark.adapters.models import tokenizers_of
 
@@ -169,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true",
                      help="count everything again and keep nothing: no counts, vocabulary checks or word spans "
                           "from the results cache (beside the trained models; --retrain also trains again)")
+    run.add_argument("--reuse-timing", action="store_true",
+                     help="take the timing columns from the results cache where an earlier run on this machine "
+                          "timed the same tokenizer, text and settings (the record says from when); default: "
+                          "timed every run")
     run.add_argument("--workers", type=argtypes.positive_int, metavar="N",
                      help="processes that train and count (default: every core; on two cores or fewer, counting "
                           "runs in the main process); timing always runs alone on one")

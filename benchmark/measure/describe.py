@@ -55,7 +55,8 @@ PACKAGES = tuple(dict.fromkeys((
 
 
 def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor: Executor,
-                 words: dict[str, LanguageWords], examples: Examples) -> RunRecord:
+                 words: dict[str, LanguageWords], examples: Examples, *,
+                 reused_timing: dict[str, str] | None = None) -> RunRecord:
     """The record of a run from its plan, its tokenizers, where it counted, the words it found and
     the example sentence as each tokenizer split it (`counting.split_examples`): nothing here
     encodes or measures."""
@@ -97,7 +98,7 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         training_text_sha256=plan.training.sha256,
         max_sentences=plan.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
-        timing=_timing_settings(plan),
+        timing=_timing_settings(plan, reused_timing or None),
         counting=(CountingSettings() if executor.counts_here  # trained and segmented on the workers, counted here
                   else CountingSettings(executor=executor.name, n_workers=executor.n_workers)),
         train_seconds=("wall seconds of training; for bpe/* the time the single training run "
@@ -156,9 +157,10 @@ def _timed_languages_text(plan: Plan) -> str:
             "reference, the first language of each script, then in run order; the others' throughput is blank)")
 
 
-def _timing_settings(plan: Plan) -> TimingSettings:
+def _timing_settings(plan: Plan, reused: dict[str, str] | None = None) -> TimingSettings:
     return TimingSettings(
         repeats=plan.repeats,
+        reused_measured_on=reused,
         n_timed_sentences={code: len(texts) for code, texts in plan.timed_texts.items()},
         timed_sample=(f"at most {QUICK_TIMED_SENTENCES if plan.quick else TIMED_SENTENCES} of the measured "
                       "sentences, evenly spread over them, and at most "

@@ -107,6 +107,7 @@ class RunConfig:
     retrain: bool = False
     results_cache: bool = True  # False (--no-cache): no measured figure read from or kept in the cache
     quick: bool = False
+    reuse_timing: bool = False  # --reuse-timing: timing columns from the results cache where it has them
 
     @classmethod
     def from_options(cls, *, quick: bool = False, languages: Sequence[str] | None = None,
@@ -115,7 +116,7 @@ class RunConfig:
                      tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
                      corpus: Path | None = None, train_corpus: Path | None = None,
                      max_sentences: int | None = None, repeats: int | None = None, cache_dir: Path | None = None,
-                     retrain: bool = False, no_cache: bool = False) -> RunConfig:
+                     retrain: bool = False, no_cache: bool = False, reuse_timing: bool = False) -> RunConfig:
         """The options as the CLI gives them (None or an empty list: not given): `quick` changes
         the defaults, an option given wins."""
         def given(values):
@@ -127,7 +128,7 @@ class RunConfig:
                   "tokenizer_file_pattern": tokenizer_file_pattern, "corpus_dir": Path(corpus) if corpus else None,
                   "train_corpus_dir": Path(train_corpus) if train_corpus else None, "max_sentences": max_sentences,
                   "repeats": repeats, "cache_dir": Path(cache_dir) if cache_dir else None, "retrain": retrain,
-                  "results_cache": not no_cache}
+                  "results_cache": not no_cache, "reuse_timing": reuse_timing}
         if quick:
             values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True,
                       **{k: v for k, v in values.items() if v is not None}}
@@ -166,6 +167,7 @@ class Plan:
     cache_dir: Path | None  # None: default_cache_dir()
     retrain: bool
     results_cache: bool = True  # False (--no-cache): nothing read from or kept in the results cache
+    reuse_timing: bool = False  # --reuse-timing: timings read back from the results cache (measure/timing_reuse.py)
 
 
 def corpus_root(path: Path | None) -> Path:
@@ -347,7 +349,7 @@ def plan_run(config: RunConfig) -> Plan:
         n_measured_in_training=n_measured_in_training, quick=config.quick, vocab_sizes=config.vocab_sizes,
         max_sentences=config.max_sentences, tokenizer_files=config.tokenizer_files,
         tokenizer_file_pattern=config.tokenizer_file_pattern, repeats=config.repeats, cache_dir=config.cache_dir,
-        retrain=config.retrain, results_cache=config.results_cache,
+        retrain=config.retrain, results_cache=config.results_cache, reuse_timing=config.reuse_timing,
     )
 
 

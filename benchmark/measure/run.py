@@ -56,6 +56,7 @@ from benchmark.results.rows import ResultRow, Results
 from benchmark.words.segmenters import LanguageWords, segment_languages
 from benchmark.measure.summaries import build_summaries
 from benchmark.measure.timing import ThroughputResult
+from benchmark.measure.timing_reuse import reuse_or_time
 
 
 
@@ -99,14 +100,15 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("counting")
-        timed = _time_all(timed_tokenizers(ready, quick=plan.quick), plan, plan.repeats, counted, progress)
+        timed, reused = reuse_or_time(timed_tokenizers(ready, quick=plan.quick), plan, counted, stored,
+                                      lambda todo: _time_all(todo, plan, plan.repeats, counted, progress))
         clock.lap("timing")
         examples = split_examples(ready, plan)
     rows = _rows(tokenizers, plan, counted, timed, words, compressed)
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
-    record = describe_run(plan, tokenizers, executor, words, examples)
+    record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused)
     clock.lap("rows and record")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),

@@ -69,7 +69,7 @@ def methods_paragraph(results: ReportView) -> str:
         f"bootstrap over sentences ({resamples}{seed}). Bytes and characters are those of the sentences in UTF-8. "
         f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {clock_name(results)} second on a single thread, "
         f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
-    )
+    ) + _reused_timing(results)
     if results.trained_families:
         names = [language_label(results, code) for code in settings.train_languages]
         of_languages = f", in {join_limited(names)}" if names else ""
@@ -211,3 +211,17 @@ def training_overlap(results: ReportView) -> str:
             sentences.append(f"Measured sentences that also occur word for word in the training text (checked "
                              f"line by line{refused}): {counts}.")
     return "".join(sentence + " " for sentence in sentences)
+
+
+def _reused_timing(results: ReportView) -> str:
+    """Which timings `run --reuse-timing` took from the results cache, and when they were measured."""
+    reused = results.record.settings.timing.reused_measured_on
+    if not reused:
+        return ""
+    days = sorted({when[:10] for when in reused.values()})
+    when = days[0] if len(days) == 1 else f"between {days[0]} and {days[-1]}"
+    n_timed = len({row.tokenizer for row in results.rows if row.throughput_mb_s is not None})
+    return (f"The timing columns of {len(reused)} of the {max(n_timed, len(reused))} timed tokenizers were not "
+            f"measured in this run: they are reused (run --reuse-timing) from a run on this machine with the same "
+            f"text and timing settings, measured {when} (each tokenizer's date in results.json, "
+            "settings.timing.reused_measured_on). ")

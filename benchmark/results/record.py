@@ -46,6 +46,9 @@ class TimingSettings:
     protocol: str | None = None
     throughput_x_tiktoken: str | None = None
     megabyte: str = "10^6 bytes of UTF-8"
+    # run --reuse-timing: tokenizer id -> when the timings reused from the results cache were
+    # measured (ISO 8601, UTC); None or absent: every timing was measured in this run.
+    reused_measured_on: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
