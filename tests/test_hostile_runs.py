@@ -19,7 +19,7 @@ TINY = ["--corpus", str(DATA / "tiny_corpus"), "--repeats", "1"]
 
 
 def test_a_two_sentence_corpus_draws_every_plot_and_each_interval_holds_its_estimate(tmp_path):
-    from benchmark.measure.metrics import containing
+    from benchmark.results.metrics import containing
 
     assert containing((0.18577075098814233, 0.19), 0.1857707509881423) == (0.1857707509881423, 0.19)
     output = tmp_path / "out"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 
 
 def test_ratios_on_a_tiny_corpus():

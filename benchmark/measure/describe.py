@@ -14,7 +14,8 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.measure import floor, metrics
+from benchmark.measure import floor
+from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.adapters.families import vendor_packages
 from benchmark.pinned import SUITE_PACKAGE
@@ -30,7 +31,7 @@ from benchmark.measure.plan import (
     Plan,
     display_path,
 )
-from benchmark.words.segmenters import LanguageWords, word_settings
+from benchmark.words.segmenters import ALIGNMENT, WORD, LanguageWords
 from benchmark.measure.summaries import DISTRIBUTION_SETTINGS
 from benchmark.results.record import (
     CountingSettings,
@@ -39,9 +40,11 @@ from benchmark.results.record import (
     PremiumSettings,
     RunRecord,
     RunSettings,
+    SegmenterEntry,
     SuiteInfo,
     TimingSettings,
     TokenizerEntry,
+    WordSettings,
 )
 from benchmark.measure.timing import RUN_CLOCK_NAME, YARDSTICK_CHUNK_TEXTS, machine_info
 
@@ -198,3 +201,11 @@ def git_commit(folder: Path = Path(__file__).resolve().parent) -> str | None:
         return None
     commit = done.stdout.strip()
     return commit if done.returncode == 0 and len(commit) in (40, 64) else None
+
+
+def word_settings(languages: dict[str, LanguageWords]) -> WordSettings:
+    """The record's account of the word figures: each language's segmenter, what a word is."""
+    return WordSettings(
+        segmenters={code: SegmenterEntry(segmenter=w.segmenter, version=w.version, note=w.note)
+                    for code, w in languages.items()},
+        word=WORD, alignment=ALIGNMENT)

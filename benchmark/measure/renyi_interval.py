@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from typing import Sequence
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 
 
 def renyi_efficiency_cis(cells: Sequence[tuple[Sequence[int], Sequence[int], int]], *, confidence: float = 0.95,

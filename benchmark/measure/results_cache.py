@@ -38,7 +38,7 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 _MAGIC = b"tokencost-results 1 "
 _SUFFIX = ".entry"
 # This suite's code that decides counts, vocabulary checks and word spans (relative to benchmark/).
-_CODE = ("adapters", "bpe", "words", "measure/counting.py", "measure/vocabulary.py", "measure/metrics.py",
+_CODE = ("adapters", "bpe", "words", "measure/counting.py", "measure/vocabulary.py", "results/metrics.py",
          "measure/results_cache.py")
 # Outside libraries that decide counts or word spans (a missing one is recorded as such).
 _LIBRARIES = ("tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "llama-models",

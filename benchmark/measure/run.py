@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.measure import metrics, peak_memory
+from benchmark.measure import peak_memory
+from benchmark.results import metrics
 from benchmark.adapters import (
     PRETRAINED,
     Adapter,

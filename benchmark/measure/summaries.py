@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping, Sequence
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.measure.counting import Counts
 from benchmark.results.record import DistributionSettings

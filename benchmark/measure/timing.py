@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 
 # Texts per turn when an encoder and its yardstick take turns: short enough that a change of the
 # machine's speed lands on both, long enough for a turn to be timed (the measurements behind it:

@@ -140,10 +140,10 @@ def render_answer(results: Results, language: str, models: Mapping[str, Sequence
 
 def answer_for(text: str, results_path: Path, *, prices: Path | None = None) -> str:
     """`render_answer` for a language typed by a user (code or name), from a saved results file."""
+    from benchmark.adapters.families import production_tokenizers
     from benchmark.corpora import bundled_languages, bundled_names
     from benchmark.corpora.languages import resolve_code_or_name
     from benchmark.pricing.book import price_book
-    from benchmark.report.view import ReportView
     from benchmark.results.rows import load_results
 
     if not results_path.exists():
@@ -159,5 +159,5 @@ def answer_for(text: str, results_path: Path, *, prices: Path | None = None) -> 
                              f"({len(present)} languages); measure it with `python -m benchmark run --languages "
                              f"{bundled}`, then `cost {bundled} --results <its folder>/results.json`") from None
     book = price_book(results, prices=prices)
-    return render_answer(results, language, book.models, book.listings, tokenizers=ReportView.of(results).production,
+    return render_answer(results, language, book.models, book.listings, tokenizers=production_tokenizers(results.rows),
                          results_name=str(results_path), reasons=book.reasons)

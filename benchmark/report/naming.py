@@ -9,21 +9,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from benchmark.adapters.families import family_rank
-from benchmark.results.rows import ResultRow, Results
+from benchmark.results.rows import Results
 
 # Below this share of exact round trips, a tokenizer's count is of text it changed (spaces dropped,
 # words turned into [UNK]): the findings leave it out, the plots hatch it, the tables mark it.
 LOSSLESS_SHARE = 0.99
 LOSSY_MARK = "†"  # dagger, after a table cell counted on changed text
-
-
-def tokenizer_sort_key(row_or_meta: ResultRow | tuple[str, str, int]) -> tuple:
-    if isinstance(row_or_meta, ResultRow):
-        tid, family, vocab_size = row_or_meta.tokenizer, row_or_meta.family, row_or_meta.vocab_size
-    else:
-        tid, family, vocab_size = row_or_meta
-    return (family_rank(family), family, vocab_size, tid)
 
 
 def language_name(results: Results, code: str) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from benchmark.report.catalogue import SECTION_KEYS, plots_in
 from benchmark.report.compare import by_gini, mix_families
-from benchmark.report.view import is_production
+from benchmark.adapters.families import is_production
 from benchmark.report.tokenizer_tables import (
     cheapest_table,
     fairness_table,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from benchmark.adapters.families import family_name
+from benchmark.adapters.families import family_name, tokenizer_sort_key
 from benchmark.escaping import csv_cell
 from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, lossy_lines
 from benchmark.report.naming import (
@@ -35,7 +35,6 @@ from benchmark.report.naming import (
     language_label,
     repeats_phrase,
     skip_reason,
-    tokenizer_sort_key,
 )
 from benchmark.results.rows import ROW_FIELDS
 from benchmark.report.view import ReportView

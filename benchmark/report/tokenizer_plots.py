@@ -10,7 +10,7 @@ from benchmark.adapters.families import family_name
 from benchmark.report.analysis import is_lossy
 from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, summaries
 from benchmark.report.naming import language_label, language_name
-from benchmark.report.view import is_production
+from benchmark.adapters.families import is_production
 from benchmark.report.style import family_styles, new_figure, text_colour, tokenizer_colours
 from benchmark.report.view import ReportView
 

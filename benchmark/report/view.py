@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from benchmark.adapters.families import families_of_kind, is_production, is_trained
-from benchmark.report.naming import tokenizer_sort_key
+from benchmark.adapters.families import families_of_kind, is_trained, production_tokenizers, tokenizer_sort_key
 from benchmark.results.rows import ResultRow, Results
 
 # The OpenAI vocabularies (cl100k_base, o200k_base), whichever encoder ran them.
@@ -126,12 +125,8 @@ class ReportView(Results):
 
     @cached_property
     def production(self) -> list[str]:
-        """The vendors' vocabularies the run measured, in report order; bpe-openai's rows only when
-        tiktoken (the same vocabularies, another engine) was not run."""
-        measured = {row.tokenizer: row for row in self.rows if row.ok and is_production(row.family)}
-        engines = {row.family for row in measured.values()}
-        shown = [row for row in measured.values() if not (row.family == "bpe_openai" and "tiktoken" in engines)]
-        return [row.tokenizer for row in sorted(shown, key=tokenizer_sort_key)]
+        """The vendors' vocabularies the run measured, in report order (families.production_tokenizers)."""
+        return production_tokenizers(self.rows)
 
     @cached_property
     def openai_pair(self) -> tuple[str, str] | None:

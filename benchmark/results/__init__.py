@@ -1,5 +1,6 @@
 """What a run measured, as typed, versioned data: `record.py` is the run record (settings, sources,
-timings), `rows.py` the rows and summaries with their JSON and CSV forms.
+timings), `rows.py` the rows and summaries with their JSON and CSV forms, `metrics.py` the pure
+formulas each row's figures follow (no I/O), `pairwise.py` the ratios between tokenizers.
 
     from benchmark.results import load_results
     frame = load_results("reports/results.json").to_frame()

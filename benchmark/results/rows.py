@@ -25,7 +25,7 @@ from typing import Any, Callable
 from benchmark.errors import BenchmarkError
 from benchmark.escaping import csv_cell
 from benchmark.fileio import atomic_write_text, read_versioned_json
-from benchmark.measure import metrics
+from benchmark.results import metrics
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -61,7 +61,7 @@ _FIELD_TYPES = {"str": str, "int": int, "int | None": (int, type(None)), "float 
 
 
 def _formula(formula: Callable[..., Any], **metadata: Any):
-    """A column computed by `formula` (benchmark.measure.metrics) from the counts its keyword
+    """A column computed by `formula` (benchmark.results.metrics) from the counts its keyword
     arguments name (benchmark.measure.counting.build_row); None when any of them is None."""
     return field(metadata={"formula": formula, **metadata})
 

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from benchmark.bpe import ByteLevelBPE, count_pretokens
-from benchmark.measure.metrics import gini
+from benchmark.results.metrics import gini
 from benchmark.speed.ratios import LanguageTexts
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from benchmark.measure import metrics
+from benchmark.results import metrics
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
     FLORES_LANGUAGES,

@@ -62,16 +62,6 @@ ALIGNMENT = ("a token belongs to a word when their UTF-8 byte spans overlap; a w
              "or more do; fertility is every token of the text over its words")
 
 
-def word_settings(languages: dict[str, LanguageWords]):
-    """The record's account of the word figures (record.WordSettings)."""
-    from benchmark.results.record import SegmenterEntry, WordSettings
-
-    return WordSettings(
-        segmenters={code: SegmenterEntry(segmenter=w.segmenter, version=w.version, note=w.note)
-                    for code, w in languages.items()},
-        word=WORD, alignment=ALIGNMENT)
-
-
 def _version(*distributions: str) -> str:
     return ", ".join(f"{name} {importlib.metadata.version(name)}" for name in distributions)
 
