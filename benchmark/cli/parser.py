@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--retrain", action="store_true", help="train again even when the cache has the model")
         p.add_argument("--quick", action="store_true",
                        help=f"a quick look: the first {QUICK_SENTENCES} lines per language, sizes "
-                            f"{sizes(QUICK_VOCAB_SIZES)}")
+                            f"{sizes(QUICK_VOCAB_SIZES)}; run also times less and leaves out the vocabulary check and "
+                            "rare entries (the record says what)")
 
     run = verbs.add_parser("run", help="measure everything and write reports/",
                            description="Train, measure every tokenizer on every language, write the reports.")

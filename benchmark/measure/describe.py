@@ -115,6 +115,7 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         embedding_dim=metrics.EMBEDDING_DIM,
         example_line=examples.line + 1,
         suite=SuiteInfo(package=SUITE_PACKAGE, version=versions[SUITE_PACKAGE], git_commit=git_commit()),
+        quick_left_out=QUICK_LEFT_OUT if plan.quick else (),
     )
     return RunRecord(
         date=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
@@ -130,6 +131,18 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         language_scripts={code: script for code in plan.languages if (script := script_of(code))},
         right_to_left=tuple(code for code in plan.languages if is_right_to_left(code)),
     )
+
+
+# What --quick leaves out, beside its smaller text and sizes; counts of what it measures are those
+# of a run without it on the same lines and sizes.
+QUICK_LEFT_OUT = (
+    f"timing: the reference and one language per script, at most {QUICK_TIMED_SENTENCES} sentences, each trained "
+    "family at its "
+    "largest size (settings.timing.timed_sample)",
+    "the vocabulary check (partial-character and unreachable entries) of every tokenizer whose check the "
+    "results cache does not hold from an earlier run",
+    "rare entries (rare_entry_share) of the trained tokenizers",
+)
 
 
 def _mix_settings(plan: Plan) -> dict[str, MixSettings] | None:

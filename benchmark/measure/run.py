@@ -97,7 +97,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         clock.lap("compressing")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
-        rare = _rare_entries(ready, plan, executor, progress)
+        rare = {} if plan.quick else _rare_entries(ready, plan, executor, progress)  # --quick: left out (record)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("counting")
@@ -215,8 +215,9 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
         vocabulary = stored.get(vocabulary_key, VocabularyHealth)
         known[tokenizer.id] = (counts, vocabulary)
         missing = [code for code in texts if code not in counts]
-        if missing or vocabulary is None:
-            todo[tokenizer.id] = (missing, vocabulary is None)
+        check = vocabulary is None and not plan.quick  # --quick checks no vocabulary the cache lacks (record)
+        if missing or check:
+            todo[tokenizer.id] = (missing, check)
     to_count = [t for t in tokenizers if t.id in todo]
     pooled = executor.n_workers > 1 and not executor.counts_here
     shipped = [t for t in to_count if pooled and (executor.shares_memory or t.recipe is not None)]

@@ -78,6 +78,8 @@ def methods_paragraph(results: ReportView) -> str:
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
     text += _mixes(results) + _words_and_fairness(results) + run_costs(results)
+    if settings.quick_left_out:
+        text += f"This was a --quick look; it left out {'; '.join(settings.quick_left_out)}. "
     if not any(row.family == "hf-wordpiece" for row in results.rows):
         return text + f"Only the timing columns ({_timing_columns(results)}) change between runs."
     return text + (

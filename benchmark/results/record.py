@@ -152,6 +152,7 @@ class RunSettings:
     embedding_dim: int | None = None
     example_line: int | None = None  # 1-based line of the example sentence
     suite: SuiteInfo | None = None
+    quick_left_out: tuple[str, ...] = ()  # what --quick did not measure that a run without it does
 
 
 @dataclass(frozen=True)

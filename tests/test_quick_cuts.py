@@ -1,0 +1,41 @@
+"""--quick leaves out the vocabulary check (unless cached) and rare entries, says so, and counts
+what it measures exactly as a run without it on the same lines and sizes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmark.measure.plan import RunConfig, plan_run
+from benchmark.measure.run import run_benchmark
+from benchmark.report.methods import methods_paragraph
+from benchmark.report.view import ReportView
+from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
+
+DATA = Path(__file__).parent / "data"
+TOKENIZERS = ("bpe/balanced-*", "hf/wordpiece-*", "tiktoken/cl100k_base")
+
+
+def _run(cache_dir: Path, **options):
+    config = RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split", vocab_sizes=(260, 280),
+                       tokenizers=TOKENIZERS, repeats=1, cache_dir=cache_dir, **options)
+    return run_benchmark(plan_run(config))
+
+
+def _counts(results):
+    return [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in results.rows]
+
+
+def test_quick_leaves_out_the_vocabulary_check_and_rare_entries_and_says_so(tmp_path):
+    quick = _run(tmp_path / "a", quick=True)
+    full = _run(tmp_path / "b")
+    assert _counts(quick) == _counts(full)
+    assert any(s.n_unreachable is not None for s in full.summaries)
+    assert any(s.rare_entry_share is not None for s in full.summaries)
+    assert all(s.n_unreachable is None and s.rare_entry_share is None for s in quick.summaries)
+    assert len(quick.record.settings.quick_left_out) == 3 and not full.record.settings.quick_left_out
+    text = methods_paragraph(ReportView.of(quick))
+    assert "--quick look; it left out" in text and "rare entries" in text
+    assert "--quick look" not in methods_paragraph(ReportView.of(full))
+    # a vocabulary check the cache holds is given, --quick or not
+    again = _run(tmp_path / "b", quick=True)
+    assert [s.n_unreachable for s in again.summaries] == [s.n_unreachable for s in full.summaries]
