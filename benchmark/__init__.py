@@ -7,7 +7,7 @@ The public names, re-exported here, are light: the tokenizer libraries, numpy an
 stack are imported only by the code that uses them (a test checks it).
 """
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.results import ROW_FIELDS, Results, ResultRow, RunRecord, load_results, save_results
 
 __all__ = [

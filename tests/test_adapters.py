@@ -28,7 +28,7 @@ from benchmark.adapters import (
     select_ids,
 )
 from benchmark.corpora import load_flores
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 TRAIN_LANGUAGES = ("eng_Latn", "spa_Latn", "rus_Cyrl", "ces_Latn", "jpn_Jpan")
 SIZE = 3000  # holds this text's characters for every family

@@ -13,7 +13,7 @@ import pytest
 from benchmark.bpe import ByteLevelBPE
 from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint_of
 from benchmark.bpe.openai_ranks import parse_rank_file
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 SMALL_RANKS = {bytes([b]): b for b in range(256)} | {b"ab": 256, b"abc": 257}
 

@@ -15,7 +15,7 @@ from benchmark.bpe import PATTERNS, ByteLevelBPE
 from benchmark.bpe import openai_ranks
 from benchmark.bpe.files import ModelFileError
 from benchmark.bpe.reference import reference_encode
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 FLORES = Path(__file__).resolve().parents[1] / "corpora" / "flores200"
 LANGUAGES = ["eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn"]

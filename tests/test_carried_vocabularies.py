@@ -13,11 +13,11 @@ import pytest
 from adversarial_texts import ADVERSARIAL
 from vendor_code import LANGUAGES, devtest_lines
 
-from benchmark import pinned
+from benchmark.plumbing import pinned
 from benchmark.adapters import PRETRAINED, anthropic_claude, google_gemma, xai_grok
 from benchmark.adapters.families import PRETRAINED_TOKENIZERS, family_name
 from benchmark.adapters.registry import pretrained_file
-from benchmark.pinned import PinnedFileError
+from benchmark.plumbing.pinned import PinnedFileError
 
 CARRIED = ["google/gemma4", "xai/grok1", "anthropic/claude-legacy"]
 VOCABULARIES = Path(__file__).resolve().parents[1] / "benchmark" / "vocabularies"

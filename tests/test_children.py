@@ -15,7 +15,7 @@ import pytest
 WORKERS = textwrap.dedent("""
     import multiprocessing, os, sys, time
     from concurrent.futures import ProcessPoolExecutor
-    from benchmark.children import die_with_parent
+    from benchmark.plumbing.children import die_with_parent
 
     def wait(_):
         print("worker", flush=True)

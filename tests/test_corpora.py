@@ -19,7 +19,7 @@ from benchmark.corpora import (
     load_flores,
     read_manifest,
 )
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 DATA = Path(__file__).parent / "data"
 SIX_FILES = [f"{split}/{code}.{split}" for split in ("dev", "devtest") for code in sorted(FLORES_LANGUAGES)]

@@ -133,7 +133,7 @@ def test_a_dask_cluster_counts_exactly_what_one_process_counts(config, serial, d
 
 
 def test_executor_options_are_checked():
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
 
     with pytest.raises(BenchmarkError, match="unknown executor 'threads'"):
         make_executor("threads")

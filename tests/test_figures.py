@@ -73,7 +73,7 @@ def test_a_results_file_from_before_the_word_figures_reads_them_blank(tmp_path):
     import json
     from pathlib import Path
 
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
     from benchmark.results.rows import ADDED_ROW_FIELDS
 
     fixture = Path(__file__).parent / "data" / "results_fixture.json"

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from benchmark.fileio import atomic_write_bytes, atomic_write_text
+from benchmark.plumbing.fileio import atomic_write_bytes, atomic_write_text
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp_file(tmp_path):

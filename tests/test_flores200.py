@@ -27,7 +27,7 @@ from benchmark.corpora import (
     script_of,
 )
 from benchmark.corpora.languages import SCRIPT_NAMES
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 DATA = Path(__file__).parent / "data"
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from benchmark.adapters import load_tokenizer_file
 from benchmark.bpe import ByteLevelBPE
 from benchmark.corpora import list_corpus_languages, load_corpus
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.results.rows import load_results
 
 DATA = Path(__file__).parent / "data"

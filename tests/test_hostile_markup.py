@@ -19,7 +19,7 @@ import pytest
 
 from benchmark.bpe import ByteLevelBPE
 from benchmark.cli.parser import main
-from benchmark.escaping import csv_cell, markdown_text
+from benchmark.plumbing.escaping import csv_cell, markdown_text
 
 DATA = Path(__file__).parent / "data"
 FILE_PAYLOAD = "<img src=x onerror=alert(7)>"

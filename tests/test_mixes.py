@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.corpora.mixes import BUILT_IN, parse_mix
 from benchmark.measure.plan import RunConfig, plan_run, plan_training
 from benchmark.measure.run import run_benchmark

@@ -14,7 +14,7 @@ import pytest
 from benchmark.adapters import PRETRAINED
 from benchmark.adapters.families import PRETRAINED_TOKENIZERS
 from benchmark.adapters.models import all_models, find_models, models_of, tokenizer_label, tokenizers_of
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 
 def test_every_line_names_a_production_tokenizer_a_source_and_the_date_read():

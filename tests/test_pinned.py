@@ -1,4 +1,4 @@
-"""The one reader of pinned files (benchmark/pinned.py): a package's file or one this suite
+"""The one reader of pinned files (benchmark/plumbing/pinned.py): a package's file or one this suite
 carries, read without importing the package, refused in one line when it is not the pinned bytes."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import hashlib
 import pytest
 from vendor_code import hide_package
 
-from benchmark.pinned import PinnedFile, PinnedFileError, read_pinned
+from benchmark.plumbing.pinned import PinnedFile, PinnedFileError, read_pinned
 
 DATA = "ranks of a made-up vendor\n".encode()
 SHA256 = hashlib.sha256(DATA).hexdigest()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.measure.plan import RunConfig, match_languages, plan_run, plan_training
 
 DATA = Path(__file__).parent / "data"

@@ -18,7 +18,7 @@ import pytest
 
 from benchmark.cli.commands import cmd_cost
 from benchmark.cli.parser import main
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing import database, decision
 from benchmark.pricing.book import price_book
 from benchmark.pricing.figures import model_figures

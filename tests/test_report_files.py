@@ -163,7 +163,7 @@ def test_plots_of_an_earlier_render_do_not_stay(results, tmp_path):
 
 
 def test_a_folder_holding_other_files_is_not_replaced(results, tmp_path):
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
 
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(BenchmarkError, match=r"holds files that are not part of a report \(notes.txt\)"):
@@ -174,7 +174,7 @@ def test_a_folder_holding_other_files_is_not_replaced(results, tmp_path):
 def test_a_malformed_row_is_named(tmp_path):
     import json
 
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
 
     raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
     raw["rows"][2]["n_tokens"] = "abc"
@@ -195,7 +195,7 @@ def test_a_malformed_row_is_named(tmp_path):
 def test_results_that_run_could_not_have_written_are_refused(tmp_path, damage, message):
     import json
 
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
 
     raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
     assert (raw["rows"][0]["tokenizer"], raw["rows"][0]["language"]) == ("bpe/cl100k-1024", "ces_Latn")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.report.manifest import MANIFEST, foreign_files, nested_reports
 from benchmark.report.publish import publish
 

@@ -142,7 +142,7 @@ def test_the_speed_finding_ranks_by_the_ratio_and_names_close_encoders_together(
 def test_a_yardstick_ratio_must_be_positive(tmp_path):
     import json
 
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
 
     raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
     raw["rows"][0]["throughput_x_tiktoken"] = 0.0

@@ -9,7 +9,7 @@ import pytest
 
 from benchmark.cli.parser import main
 from benchmark.corpora import load_flores
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.reproduce import petrov2023, render, reproduce
 
 # A sample for CI (the command checks all 204): the six, scripts of every kind, and languages whose

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.speed.baseline import Baseline, baseline_from_rows, check_ratios, load_baseline, save_baseline
 from benchmark.speed.command import SpeedOptions, run_speed
 from benchmark.speed.markdown import format_ratio_table, summarise_unseen

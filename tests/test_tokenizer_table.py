@@ -27,7 +27,7 @@ from benchmark.adapters.families import (
 from benchmark.adapters.registry import pretrained_file
 from benchmark.adapters.table import KINDS, PRODUCTION, TRAINED
 from benchmark.corpora.mixes import parse_mix
-from benchmark.pinned import pinned_versions
+from benchmark.plumbing.pinned import pinned_versions
 
 
 def test_every_family_has_what_the_report_needs():

@@ -13,7 +13,7 @@ from benchmark.bpe import ByteLevelBPE
 from benchmark.cli.commands import cmd_run
 from benchmark.measure.plan import RunConfig
 from benchmark.corpora import load_flores
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 WORDS = {"eng": "the", "spa": "el", "deu": "der"}
 NOUNS = ["apples", "rivers", "mountains", "teachers", "windows", "gardens", "letters", "engines"]

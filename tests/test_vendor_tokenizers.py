@@ -21,9 +21,9 @@ from vendor_code import LANGUAGES, VENDOR_ENCODERS, deepseek_hf, deepseek_packag
 from benchmark.adapters import PRETRAINED, Failed, TrainingCache, build_tokenizers
 from benchmark.adapters import alibaba_qwen, deepseek_ai, meta_llama, mistral_ai
 from benchmark.adapters.registry import pretrained_file
-from benchmark.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.pinned import PinnedFile, read_pinned
 from benchmark.cli.parser import main
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 VENDOR_IDS = list(VENDOR_ENCODERS)
 MODULES = {"llama": meta_llama, "mistral": mistral_ai, "qwen": alibaba_qwen, "deepseek": deepseek_ai}

@@ -89,10 +89,10 @@ VENDOR_ENCODERS = {
 
 
 def hide_package(monkeypatch, module: str, folder: Path | None = None) -> None:
-    """Make `benchmark.pinned` find no package `module` (folder None), or an empty one at `folder`."""
+    """Make `benchmark.plumbing.pinned` find no package `module` (folder None), or an empty one at `folder`."""
     import importlib.machinery
 
-    from benchmark import pinned
+    from benchmark.plumbing import pinned
 
     real_find_spec = pinned.importlib.util.find_spec
 

@@ -3,7 +3,7 @@ families (families.py, collected from what each module declares: table.py), the 
 factories (registry.py), users' files (user_files.py), the training cache (cache.py) and its
 cache-or-train loop (trained.py). One module per outside library: openai_tiktoken, openai_bpe,
 google_sentencepiece, hf_tokenizers, and ours, inhouse; one per vendor (meta_llama, mistral_ai,
-alibaba_qwen, deepseek_ai), each file pinned by SHA-256 and read by benchmark/pinned.py.
+alibaba_qwen, deepseek_ai), each file pinned by SHA-256 and read by benchmark/plumbing/pinned.py.
 
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
 """

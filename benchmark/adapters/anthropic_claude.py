@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe, source_info
 from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
-from benchmark.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile, read_pinned
+from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile, read_pinned
 
 NOTE = "legacy: only accurate for older models such as claude-2.1, not today's Claude"
 FAMILY = Family("anthropic", "Anthropic Claude (legacy, claude-2.1 era)", PRODUCTION, order=90)

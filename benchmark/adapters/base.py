@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from benchmark.adapters.cache import text_digest
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 if TYPE_CHECKING:
-    from benchmark.pinned import PinnedFile
+    from benchmark.plumbing.pinned import PinnedFile
     from benchmark.results.record import SourceInfo
 
 
@@ -229,7 +229,7 @@ def readable_bytes(data: bytes) -> str:
 def source_info(file: PinnedFile) -> SourceInfo:
     """The record's word on a pinned file: package, installed version, file, the hash it was
     checked against and its provenance (nothing is read)."""
-    from benchmark.pinned import installed_version
+    from benchmark.plumbing.pinned import installed_version
     from benchmark.results.record import SourceInfo
 
     return SourceInfo(package=file.package, version=installed_version(file.package), file=file.file,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmark.fileio import atomic_write_bytes, atomic_write_text
+from benchmark.plumbing.fileio import atomic_write_bytes, atomic_write_text
 
 CACHE_FORMAT = 1  # bump when the entry layout changes, to orphan old entries
 

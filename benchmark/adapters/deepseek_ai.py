@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe, source_info
 from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
-from benchmark.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.pinned import PinnedFile, read_pinned
 
 FAMILY = Family("deepseek", "DeepSeek", PRODUCTION, order=60)
 FILES: dict[str, PinnedFile] = {

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
-from benchmark.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile
+from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile
 
 FAMILY = Family("google", "Google Gemma", PRODUCTION, order=70)
 FILES: dict[str, PinnedFile] = {

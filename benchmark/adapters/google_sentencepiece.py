@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Sequence
 from benchmark.adapters.base import Adapter, Recipe, Skipped, sha256_hex
 from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.table import TRAINED, Family, file_id
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 if TYPE_CHECKING:
-    from benchmark.pinned import PinnedFile
+    from benchmark.plumbing.pinned import PinnedFile
 
 UNIGRAM = Family("sentencepiece-unigram", "SentencePiece Unigram", TRAINED, order=190,
                  id_prefix="sentencepiece/unigram-")
@@ -143,7 +143,7 @@ class SentencePieceAdapter(Adapter):
     file_suffix = ".model"
 
     def save(self, path: Path) -> None:
-        from benchmark.fileio import atomic_write_bytes
+        from benchmark.plumbing.fileio import atomic_write_bytes
 
         atomic_write_bytes(Path(path), self.processor.serialized_model_proto())
 
@@ -166,7 +166,7 @@ def vendor_sentencepiece(file: PinnedFile, *, id: str, family: str, vocabulary: 
     """A vendor's SentencePiece model from its pinned file, counted as the vendor's own encoder
     counts (`encode` with no BOS/EOS); the user-defined pieces it matches inside text are named."""
     from benchmark.adapters.base import source_info
-    from benchmark.pinned import read_pinned
+    from benchmark.plumbing.pinned import read_pinned
 
     model_proto = read_pinned(file)
     matched = user_defined_pieces(model_proto)

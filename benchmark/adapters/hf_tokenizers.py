@@ -191,7 +191,7 @@ class HFAdapter(Adapter):
     file_suffix = ".tokenizer.json"
 
     def save(self, path: Path) -> None:
-        from benchmark.fileio import atomic_write_bytes
+        from benchmark.plumbing.fileio import atomic_write_bytes
 
         atomic_write_bytes(Path(path), self.tokenizer.to_str().encode("utf-8"))
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
 from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
-from benchmark.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.pinned import PinnedFile, read_pinned
 
 FAMILY = Family("llama", "Meta Llama", PRODUCTION, order=30)
 PACKAGE, MODULE = "llama-models", "llama_models"

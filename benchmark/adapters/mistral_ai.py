@@ -29,8 +29,8 @@ import json
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
 from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
-from benchmark.errors import BenchmarkError
-from benchmark.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.pinned import PinnedFile, read_pinned
 
 FAMILY = Family("mistral", "Mistral", PRODUCTION, order=40)
 PACKAGE, MODULE = "mistral-common", "mistral_common"

@@ -20,8 +20,8 @@ from typing import Sequence
 from benchmark.adapters.base import Adapter, Recipe, readable_bytes, sha256_hex, source_info
 from benchmark.adapters.table import PRODUCTION, Family, Pretrained, file_id
 from benchmark.bpe.openai_ranks import ENCODINGS, rank_file
-from benchmark.errors import BenchmarkError
-from benchmark.pinned import PinnedFile
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.pinned import PinnedFile
 
 FAMILY = Family("tiktoken", "tiktoken (OpenAI)", PRODUCTION, order=10)
 TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name)) for name in ENCODINGS)
@@ -77,7 +77,7 @@ class EncodingAdapter(Adapter):
         """The ranks as a tiktoken rank file (`<base64 token> <rank>` lines); the pattern is not in it."""
         import base64
 
-        from benchmark.fileio import atomic_write_bytes
+        from benchmark.plumbing.fileio import atomic_write_bytes
 
         ranks = sorted(self.encoding._mergeable_ranks.items(), key=lambda item: item[1])
         atomic_write_bytes(Path(path), b"".join(base64.b64encode(token) + b" %d\n" % rank for token, rank in ranks))

@@ -2,7 +2,7 @@
 
 - Pretrained tokenizers are zero-argument factories (tiktoken's registry habit), one per
   production tokenizer of the table (families.py): `tiktoken/cl100k_base`, `tiktoken/o200k_base`,
-  `bpe_openai/*`, then the other vendors' vocabularies, each read pinned (benchmark/pinned.py):
+  `bpe_openai/*`, then the other vendors' vocabularies, each read pinned (benchmark/plumbing/pinned.py):
   `llama/llama3`, `llama/llama4`, `mistral/tekken`, `mistral/sp-v1`, `mistral/sp-v7`, `qwen/qwen`,
   `deepseek/v4`, ...
 - Trained families learn from the training text at every size of the sweep: our BPE in each
@@ -29,8 +29,8 @@ from benchmark.adapters.google_sentencepiece import UNIGRAM
 from benchmark.adapters.hf_parity import HF_PARITY
 from benchmark.adapters.hf_tokenizers import BPE_FAMILY, WORDPIECE_FAMILY
 from benchmark.corpora.mixes import BUILT_IN, TrainingMix
-from benchmark.errors import BenchmarkError, one_line
-from benchmark.pinned import PinnedFile
+from benchmark.plumbing.errors import BenchmarkError, one_line
+from benchmark.plumbing.pinned import PinnedFile
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
 __all__ = ["DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "build_tokenizers", "candidate_ids",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmark.pinned import PinnedFile
+from benchmark.plumbing.pinned import PinnedFile
 
 PRODUCTION = "production"  # a vendor's fixed vocabulary
 TRAINED = "trained"  # trained here, at each size of the sweep
@@ -76,7 +76,7 @@ def file_id(path) -> str:
 
 def pick_file(files: dict[str, PinnedFile], name: str, vendor: str) -> PinnedFile:
     """`files[name]`, or the one-line error naming the vendor's known vocabularies."""
-    from benchmark.errors import BenchmarkError
+    from benchmark.plumbing.errors import BenchmarkError
 
     try:
         return files[name]

@@ -11,8 +11,8 @@ from typing import Sequence
 
 from benchmark.adapters.base import Adapter
 from benchmark.adapters.table import FILE, Family, file_id
-from benchmark.errors import BenchmarkError
-from benchmark.fileio import check_regular_file
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import check_regular_file
 
 FAMILIES = (
     Family("file-bpe", "our BPE model file", FILE, order=210),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
-from benchmark.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile
+from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile
 
 FAMILY = Family("xai", "xAI Grok", PRODUCTION, order=80)
 FILES: dict[str, PinnedFile] = {

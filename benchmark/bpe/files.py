@@ -40,8 +40,8 @@ from pathlib import Path
 
 from benchmark.bpe.patterns import resolve_pattern
 from benchmark.bpe.tables import ID_LAYOUTS, check_rank_table, merged_bytes
-from benchmark.errors import BenchmarkError
-from benchmark.fileio import atomic_write_text, read_versioned_json
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 
 FORMAT = "tokencost-bpe"
 VERSION = 1

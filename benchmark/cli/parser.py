@@ -15,8 +15,8 @@ from typing import Sequence
 
 from benchmark.cli import argtypes
 from benchmark.cli.commands import DEFAULT_OUTPUT
-from benchmark.errors import BenchmarkError
-from benchmark.escaping import terminal_text
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.escaping import terminal_text
 
 EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
@@ -34,7 +34,7 @@ def _config(args: argparse.Namespace, **fixed):
     values["no_cache"] = bool(values["no_cache"])
     values["reuse_timing"] = bool(values["reuse_timing"])
     if values["reuse_timing"] and (values["no_cache"] or values["retrain"]):
-        from benchmark.errors import BenchmarkError
+        from benchmark.plumbing.errors import BenchmarkError
 
         raise BenchmarkError("--reuse-timing reads the results cache: drop --no-cache and --retrain, or --reuse-timing")
     if getattr(args, "models", None):  # --models gpt-5,llama-4-maverick: their tokenizers, with any --tokenizers

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from benchmark.corpora.languages import ENGLISH_CODES, choices_hint, english_code
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 SPLITS = ("dev", "devtest")
 ALL_SPLIT = "all"  # the one split of a user corpus without dev/ and devtest/ subfolders

@@ -26,8 +26,8 @@ from typing import Iterable
 from benchmark.corpora.corpus import SPLITS, Corpus, check_aligned, select
 from benchmark.corpora.languages import language_part
 from benchmark.corpora.lines import decode_lines
-from benchmark.errors import BenchmarkError
-from benchmark.fileio import check_regular_file
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import check_regular_file
 
 # The corpus shipped in the repository: corpora/flores200 beside the package.
 BUNDLED_CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpora" / "flores200"

@@ -17,8 +17,8 @@ from typing import Iterable
 from benchmark.corpora.corpus import ALL_SPLIT, SPLITS, Corpus, check_aligned, select
 from benchmark.corpora.flores import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, bundled_languages, is_bundled, load_flores
 from benchmark.corpora.lines import read_lines, sha256_file
-from benchmark.errors import BenchmarkError
-from benchmark.fileio import check_regular_file
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import check_regular_file
 
 # A language code names a file: letters (any script), digits, "_" and "-", starting with a letter or
 # digit (eng, eng_Latn, pt-BR, français). A dot is refused: spa.bak.txt is a backup, not a language.

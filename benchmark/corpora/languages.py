@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from typing import Callable, Sequence
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 # Two-letter (ISO 639-1) codes -> their three-letter language part, so that a user's `ru.txt`
 # finds FLORES's `rus_Cyrl` to train and warm up on, and `--languages ja` finds `jpn_Jpan`.

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from benchmark.errors import BenchmarkError
-from benchmark.fileio import check_regular_file
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import check_regular_file
 
 # A line is a sentence or a document; past this many characters it is rather a file without line
 # breaks, and one encoder (bpe-openai) refuses such inputs outright.

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 ENGLISH_PREFIX = "eng"  # FLORES's eng_Latn, a user's eng or en (see `is_english`)
 HEAVY_SHARE = 0.9  # english-heavy: English's share of the training bytes

@@ -18,7 +18,7 @@ from benchmark.measure import floor
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.adapters.families import vendor_packages
-from benchmark.pinned import SUITE_PACKAGE
+from benchmark.plumbing.pinned import SUITE_PACKAGE
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.measure.executors import Executor
 from benchmark.measure.counting import Examples

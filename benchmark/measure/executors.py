@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe
-from benchmark.children import die_with_parent
-from benchmark.errors import BenchmarkError, one_line
+from benchmark.plumbing.children import die_with_parent
+from benchmark.plumbing.errors import BenchmarkError, one_line
 from benchmark.measure.counting import Counts, count_texts
 from benchmark.measure.vocabulary import VocabularyHealth, vocabulary_health
 

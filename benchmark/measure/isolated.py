@@ -14,8 +14,8 @@ import os
 import pickle
 from typing import Any, Callable
 
-from benchmark.children import die_with_parent
-from benchmark.errors import one_line
+from benchmark.plumbing.children import die_with_parent
+from benchmark.plumbing.errors import one_line
 
 
 def in_child(function: Callable[..., Any], *args: Any) -> Any:

@@ -53,7 +53,7 @@ from benchmark.corpora import (
     resolve_codes,
     script_of,
 )
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.corpora.mixes import DEFAULT_MIXES, TrainingMix, check_mix_languages, parse_mixes
 
 QUICK_SENTENCES = 200  # --quick: lines per language, for training and for measuring

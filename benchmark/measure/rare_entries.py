@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from benchmark.adapters.base import Adapter, Recipe
-from benchmark.errors import one_line
+from benchmark.plumbing.errors import one_line
 
 RARE_BELOW = 10  # occurrences in the training text under which an entry counts as rare
 

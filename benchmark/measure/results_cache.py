@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from benchmark.fileio import atomic_write_bytes
+from benchmark.plumbing.fileio import atomic_write_bytes
 
 RESULTS_CACHE_FORMAT = 1  # bump when an entry's layout changes, to orphan old entries
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024

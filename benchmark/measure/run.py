@@ -32,7 +32,7 @@ from benchmark.adapters import (
     train_tasks,
 )
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
-from benchmark.errors import one_line
+from benchmark.plumbing.errors import one_line
 from benchmark.measure.executors import (
     TASK_LINES,
     Executor,
@@ -52,7 +52,7 @@ from benchmark.results.pairwise import PairwiseRatio
 from benchmark.measure.plan import Plan
 from benchmark.measure.results_cache import ResultsCache, cached_words, tokenizer_identity
 from benchmark.measure.vocabulary import VocabularyHealth
-from benchmark.progress import Progress, progress_display
+from benchmark.plumbing.progress import Progress, progress_display
 from benchmark.results.rows import ResultRow, Results
 from benchmark.words.segmenters import LanguageWords, segment_languages
 from benchmark.measure.summaries import build_summaries

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 from benchmark.pricing.database import Listing
 from benchmark.pricing.decision import Leader, cheapest, roomiest, tie_rule
@@ -32,7 +32,7 @@ def _label(results: Results, code: str) -> str:
 
 def _plain(text: str) -> str:
     """Text from files (model and language names) with control characters shown, not obeyed."""
-    from benchmark.escaping import terminal_text
+    from benchmark.plumbing.escaping import terminal_text
 
     return terminal_text(text)
 

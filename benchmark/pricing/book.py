@@ -8,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.database import Listing
 from benchmark.pricing.listings import database_listings, listing_reasons, read_user_prices
 from benchmark.results.rows import Results

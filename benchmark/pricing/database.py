@@ -17,7 +17,7 @@ import functools
 from dataclasses import dataclass
 from importlib import metadata
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 DATABASE = "genai-prices"
 PINNED_VERSION = "0.2.3"

@@ -28,8 +28,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmark.errors import BenchmarkError
-from benchmark.fileio import atomic_write_text
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import atomic_write_text
 from benchmark.pricing.database import Listing, database_label, lookup
 
 LISTINGS_FILE = Path(__file__).with_name("listings.csv")

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmark.fileio import atomic_write_bytes, atomic_write_text
+from benchmark.plumbing.fileio import atomic_write_bytes, atomic_write_text
 from benchmark.results.rows import Results
 
 __all__ = ["write_reports"]

@@ -66,7 +66,7 @@ def leading_decision(results: Results, *, prices: Path | None = None) -> Decisio
 def escaped_table(table: Table) -> Table:
     """The table with every cell and header as literal Markdown text (model and provider names may
     come from the user's prices file)."""
-    from benchmark.escaping import markdown_text
+    from benchmark.plumbing.escaping import markdown_text
 
     return dataclasses.replace(table, headers=tuple(markdown_text(h) for h in table.headers),
                                rows=tuple(tuple(markdown_text(c) for c in row) for row in table.rows),

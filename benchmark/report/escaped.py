@@ -4,7 +4,7 @@ Every string of a `Results` came from outside or may have (tokenizer file names,
 folder names, vocabulary entries, status messages, results.json fields), and README.md is drawn
 by many modules from many fields. So instead of escaping at each of those places, README.md is
 drawn from a copy whose every string (and mapping key) went through
-`benchmark.escaping.markdown_text`, which leaves ordinary text as it is: ids, codes and numbers
+`benchmark.plumbing.escaping.markdown_text`, which leaves ordinary text as it is: ids, codes and numbers
 still match the code's own constants. index.html escapes HTML itself and reads the original.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmark.escaping import markdown_text
+from benchmark.plumbing.escaping import markdown_text
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RunRecord, from_plain
 from benchmark.results.rows import ResultRow, Results, TokenizerSummary

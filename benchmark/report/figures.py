@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import os
 
-from benchmark.children import die_with_parent
+from benchmark.plumbing.children import die_with_parent
 from benchmark.report.catalogue import PLOTS, PlotSpec, RenderedPlot
 from benchmark.report.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView

@@ -13,7 +13,7 @@ import html
 import io
 from collections.abc import Collection, Sequence
 
-from benchmark.escaping import csv_cell
+from benchmark.plumbing.escaping import csv_cell
 from benchmark.report.catalogue import RenderedPlot, caption_of
 from benchmark.report.decision_section import KEY as DECISION_KEY
 from benchmark.report.decision_section import TITLE as DECISION_TITLE

@@ -22,7 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from benchmark.fileio import atomic_write_text
+from benchmark.plumbing.fileio import atomic_write_text
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "tokencost-report-manifest"

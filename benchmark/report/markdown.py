@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmark.escaping import markdown_text
+from benchmark.plumbing.escaping import markdown_text
 from benchmark.report.catalogue import PlotSpec, caption_of
 from benchmark.report.decision_section import TITLE as DECISION_TITLE
 from benchmark.report.decision_section import escaped_table, leading_decision

@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.report.manifest import foreign_files, nested_reports, write_manifest
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def publish_report(results: Results, folder: Path, *, plots: bool = True, result
                    show_progress: bool = False, claim: OutputClaim | None = None) -> list[Path]:
     """`results.json` (saved, or `results_file` copied byte for byte) and the reports rendered
     from it (benchmark.report), published in `folder` in one swap (under `claim`, if given)."""
-    from benchmark.progress import status
+    from benchmark.plumbing.progress import status
     from benchmark.report import write_reports
     from benchmark.results.rows import save_results
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from benchmark.adapters.families import family_name, tokenizer_sort_key
-from benchmark.escaping import csv_cell
+from benchmark.plumbing.escaping import csv_cell
 from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row, lossy_lines
 from benchmark.report.naming import (
     LOSSLESS_SHARE,

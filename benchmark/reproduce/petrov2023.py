@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from benchmark.corpora import BUNDLED_CORPUS_DIR, bundled_names, read_bundled_text
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 TITLE = ('Petrov, La Malfa, Torr and Bibi, "Language Model Tokenizers Introduce Unfairness Between '
          'Languages" (NeurIPS 2023)')

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from benchmark.escaping import csv_cell
+from benchmark.plumbing.escaping import csv_cell
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from benchmark.errors import BenchmarkError
-from benchmark.escaping import csv_cell
-from benchmark.fileio import atomic_write_text, read_versioned_json
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.escaping import csv_cell
+from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RecordError, RunRecord, from_plain

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.speed.ratios import ENCODING, SPEED_REPEATS, TEXT_KEYS, RatioRow
 from benchmark.measure.timing import machine_info
 
@@ -71,7 +71,7 @@ def baseline_from_rows(rows: Sequence[RatioRow], *, tolerance: float = DEFAULT_T
 
 
 def save_baseline(baseline: Baseline, path: Path = DEFAULT_BASELINE) -> None:
-    from benchmark.fileio import atomic_write_text
+    from benchmark.plumbing.fileio import atomic_write_text
 
     ratios: dict[str, dict[str, float]] = {}
     for (language, figure), ratio in baseline.ratios.items():
@@ -90,7 +90,7 @@ def save_baseline(baseline: Baseline, path: Path = DEFAULT_BASELINE) -> None:
 
 
 def load_baseline(path: Path = DEFAULT_BASELINE) -> Baseline:
-    from benchmark.fileio import file_kind, read_versioned_json
+    from benchmark.plumbing.fileio import file_kind, read_versioned_json
 
     path = Path(path)
     if file_kind(path) == "no such file":

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Sequence, TextIO
 
 from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.speed.baseline import (
     BASELINE_REPEATS, DEFAULT_BASELINE, DEFAULT_FIGURE_TOLERANCE, DEFAULT_TOLERANCE, Baseline, baseline_from_rows,
     check_figures, check_ratios, check_same_text, load_baseline, save_baseline,
@@ -87,7 +87,7 @@ class SpeedOptions:
         if self.clock not in CLOCKS:
             raise BenchmarkError(f"unknown clock {self.clock!r}; use one of {', '.join(CLOCKS)}")
         if self.update_baseline:  # where the baseline goes, before minutes of timing
-            from benchmark.fileio import check_writable_folder
+            from benchmark.plumbing.fileio import check_writable_folder
 
             if Path(self.baseline).is_dir():
                 raise BenchmarkError(f"--baseline {self.baseline}: is a folder; give the baseline file's path")

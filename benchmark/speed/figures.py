@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.speed.ratios import ENCODING, LanguageTexts
 from benchmark.measure.timing import measure_throughput
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmark.corpora import BUNDLED_CORPUS_DIR
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.speed.ratios import ENCODING, load_texts, tiktoken_encoding
 
 ENCODERS = ("ours", "tiktoken")

@@ -45,7 +45,7 @@ from benchmark.corpora import (
     load_corpus,
     resolve_codes,
 )
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.measure.timing import measure_throughput
 
 FIGURES = ("unseen", "cold", "repeat")

@@ -242,7 +242,7 @@ def run_segment_task(task: SegmentTask) -> LanguageWords:
         try:
             spans.append(byte_spans(text, chosen.split(text)))
         except Exception as exc:  # a segmenter's bug costs this language its word figures, not the run
-            from benchmark.errors import one_line
+            from benchmark.plumbing.errors import one_line
 
             return LanguageWords(segmenter=chosen.name, version=chosen.version, spans=None,
                                  note=f"no word figures: the segmenter raised on line {number} ({one_line(exc)})")

@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from benchmark.errors import BenchmarkError
+from benchmark.plumbing.errors import BenchmarkError
 
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's distribution name (pyproject.toml)
 SUITE_MODULE = "benchmark"  # a file under this module is one the suite carries
@@ -96,7 +96,7 @@ def package_folder(module: str) -> Path:
     subtle: importing bpe_openai (which `importlib.resources.files` does) builds its registry of
     every encoding, decoding all three rank files: 1.4-2.4 s on this VM, for two files we read."""
     if module == SUITE_MODULE:
-        return Path(__file__).resolve().parent
+        return Path(__file__).resolve().parents[1]  # benchmark/, two levels up from plumbing/pinned.py
     found = importlib.util.find_spec(module)
     if found is None or not found.submodule_search_locations:
         raise ModuleNotFoundError(f"no package named {module!r}")
