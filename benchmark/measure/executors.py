@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from typing import Callable, Iterable, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.plumbing.children import die_with_parent
+from benchmark.plumbing.children import fork_is_safe as _fork_is_safe  # a name the tests replace
 from benchmark.plumbing.errors import BenchmarkError, one_line
 from benchmark.measure.counting import Counts, count_texts
 from benchmark.measure.vocabulary import VocabularyHealth, vocabulary_health
@@ -198,19 +198,6 @@ def _worker_start(parent_pid: int) -> None:
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     die_with_parent(parent_pid, signal.SIGTERM)
-
-
-def _fork_is_safe() -> bool:
-    """Whether this process can be forked without a lock held by another thread: Linux, and no
-    thread besides this one (rich's refresh thread, a library's pool) counted by the kernel."""
-    import threading
-
-    if not sys.platform.startswith("linux") or threading.active_count() > 1:
-        return False
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        return False
 
 
 class ProcessExecutor(Executor):

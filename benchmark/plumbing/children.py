@@ -1,4 +1,4 @@
-"""Processes a run forks die with it.
+"""Processes a run forks: when forking is safe, and that they die with the run.
 
 A worker left behind by a killed run would hold the run's pipes (a caller waiting for its output
 waits for ever) and its output folder's lock (every later run on that folder is refused).
@@ -24,3 +24,16 @@ def die_with_parent(parent_pid: int, signal_number: int = signal.SIGKILL) -> Non
         return
     if os.getppid() != parent_pid:
         os._exit(1)
+
+
+def fork_is_safe() -> bool:
+    """Whether this process can be forked without a lock held by another thread: Linux, and no
+    thread besides this one (rich's refresh thread, a library's pool) counted by the kernel."""
+    import threading
+
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False

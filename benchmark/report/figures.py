@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import os
 
-from benchmark.plumbing.children import die_with_parent
+from benchmark.plumbing.children import die_with_parent, fork_is_safe
 from benchmark.report.catalogue import PLOTS, PlotSpec, RenderedPlot
 from benchmark.report.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
@@ -55,7 +55,7 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
     """Every plot as PNG (and SVG) bytes, in reading order, drawn on `workers` processes (default:
     every core; one draws them here)."""
     n_workers = min(workers or _n_cores(), len(PLOTS))
-    if n_workers > 1 and _can_fork():
+    if n_workers > 1 and fork_is_safe():
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
@@ -77,16 +77,3 @@ def _n_cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
-
-
-def _can_fork() -> bool:
-    """Linux, and no thread but this one (a thread's lock must not be inherited held)."""
-    import sys
-    import threading
-
-    if not sys.platform.startswith("linux") or threading.active_count() > 1:
-        return False
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        return False
