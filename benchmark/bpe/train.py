@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from heapq import heapify, heappop, heappush, heapreplace
 from operator import index
 from typing import TYPE_CHECKING
@@ -159,17 +159,21 @@ def train_merges(
 
 
 def _train(pretoken_counts: Mapping[bytes, int], n_merges: int, *, min_frequency: int, progress: bool,
-           checkpoints: Sequence[int]) -> tuple[list[tuple[int, int]], dict[int, float], dict[bytes, list[int]]]:
-    """`train_merges`, also returning each pre-token's final ids (the tests check them)."""
+           checkpoints: Sequence[int], first: Callable[[dict, int], Sequence] | None = None) -> tuple:
+    """`train_merges`, also returning each pre-token's final ids (the tests check them); `first(counts,
+    min_frequency)` gives merges made before any frequency merge (whole_chars.py's characters)."""
     started = time.perf_counter()
     n_merges = max(0, n_merges)
     min_frequency = max(1, min_frequency)  # a pair that does not occur is never merged
+    counts = checked_counts(pretoken_counts)
+    forced = iter(first(counts, min_frequency) if first is not None else ())
     tokens = Tokens(n_merges)
-    corpus = Corpus(checked_counts(pretoken_counts), tokens.shift, min_frequency)
+    corpus = Corpus(counts, tokens.shift, min_frequency)
     clock = Clock(n_merges, checkpoints, progress, started)
     try:
         while len(tokens.merges) < n_merges:
-            key = corpus.pairs.best(tokens)
+            pair = next(forced, None)
+            key = pair[0] << tokens.shift | pair[1] if pair else corpus.pairs.best(tokens)
             if key < 0:
                 break
             corpus.merge(key, tokens.add(key))

@@ -30,13 +30,11 @@ than one code point (a Hangul syllable written as jamo stays three characters).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 
 import regex
 
-from benchmark.bpe.progress import Clock
-from benchmark.bpe.train import Corpus, Tokens, checked_counts
+from benchmark.bpe.train import _train
 
 __all__ = ["DEFAULT_SCRIPTS", "script_pattern", "character_counts", "whole_character_merges",
            "train_whole_character_merges"]
@@ -106,25 +104,7 @@ def train_whole_character_merges(
     checkpoints: Sequence[int] = (),
 ) -> tuple[list[tuple[int, int]], dict[int, float]]:
     """`train_merges` (train.py) after the whole-character merges: same arguments and result."""
-    started = time.perf_counter()
-    n_merges = max(0, n_merges)
-    min_frequency = max(1, min_frequency)
-    counts = checked_counts(pretoken_counts)
-    first = whole_character_merges(counts, scripts, min_frequency=min_frequency)[:n_merges]
-    tokens = Tokens(n_merges)
-    corpus = Corpus(counts, tokens.shift, min_frequency)
-    clock = Clock(n_merges, checkpoints, progress, started)
-    try:
-        for left, right in first:
-            key = left << tokens.shift | right
-            corpus.merge(key, tokens.add(key))  # new bytes every time: a prefix is made once
-            clock.done(len(tokens.merges))
-        while len(tokens.merges) < n_merges:
-            key = corpus.pairs.best(tokens)
-            if key < 0:
-                break
-            corpus.merge(key, tokens.add(key))
-            clock.done(len(tokens.merges))
-    finally:
-        clock.stop()
-    return tokens.merges, clock.seconds_at(len(tokens.merges))
+    merges, seconds_at, _ = _train(
+        pretoken_counts, n_merges, min_frequency=min_frequency, progress=progress, checkpoints=checkpoints,
+        first=lambda counts, min_count: whole_character_merges(counts, scripts, min_frequency=min_count))
+    return merges, seconds_at
