@@ -118,13 +118,8 @@ def _entries(folder: Path) -> list[tuple[str, str]]:
 
 def _listed_files(path: Path) -> dict[str, str] | None:
     """The manifest's {name: sha256}; None when there is no manifest or it is not one."""
-    if not path.is_file() or path.is_symlink():
-        return None
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    if not isinstance(document, dict) or document.get("format") != MANIFEST_FORMAT:
+    document = _json_object(path)
+    if document is None or document.get("format") != MANIFEST_FORMAT:
         return None
     files = document.get("files")
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
@@ -167,18 +162,23 @@ def _is_plot_name(name: str) -> bool:
 
 def _run_date(path: Path) -> str | None:
     """The date of a results file's run; None when `path` is not a results file of ours."""
+    document = _json_object(path)
+    if document is None or (document.get("format") != _RESULTS_FORMAT and "format_version" not in document):
+        return None
+    record = document.get("record")
+    date = record.get("date") if isinstance(record, dict) else None
+    return date if isinstance(date, str) and date else None
+
+
+def _json_object(path: Path) -> dict | None:
+    """The JSON object in the regular file `path` (not a link); None for anything else."""
     if not path.is_file() or path.is_symlink():
         return None
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
-    if not isinstance(document, dict) or (document.get("format") != _RESULTS_FORMAT
-                                          and "format_version" not in document):
-        return None
-    record = document.get("record")
-    date = record.get("date") if isinstance(record, dict) else None
-    return date if isinstance(date, str) and date else None
+    return document if isinstance(document, dict) else None
 
 
 def _text(path: Path) -> str | None:
