@@ -236,6 +236,7 @@ def _lock(folder: Path, given: Path) -> tuple[int, Path]:
             raise BenchmarkError(f"{path}: a file that is not our lock stands where the lock of {given} goes; "
                                  "move it, or choose another --output")
         if not _try_flock(fd):
+            held_by = held_by or _holder_pid(fd)
             os.close(fd)
             who = f"another run (pid {held_by})" if held_by else "another run"
             raise BenchmarkError(f"{who} is writing {given}; wait for it to finish, or choose another --output")
@@ -250,6 +251,19 @@ def _lock(folder: Path, given: Path) -> tuple[int, Path]:
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
     return fd, path
+
+
+def _holder_pid(fd: int) -> str:
+    """The pid in a lock held by another run: it writes it just after taking the lock, so a run
+    that read the file in between waits a moment for it (0.5 s at most)."""
+    import time
+
+    for _ in range(50):
+        time.sleep(0.01)
+        held_by = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+        if held_by.isdigit():
+            return held_by
+    return ""
 
 
 def _try_flock(fd: int) -> bool:
