@@ -21,7 +21,10 @@ def test_every_line_names_a_production_tokenizer_a_source_and_the_date_read():
     models = all_models()
     assert len({m.model for m in models}) == len(models), "a model listed twice"
     for m in models:
-        assert m.tokenizer in PRETRAINED_TOKENIZERS and PRETRAINED_TOKENIZERS[m.tokenizer].family.kind == "production"
+        if not m.tokenizer:  # a model whose vendor publishes no tokenizer says so, and is never guessed
+            assert m.note == "tokenizer not published: not counted, never guessed", m.model
+        else:
+            assert m.tokenizer in PRETRAINED_TOKENIZERS and PRETRAINED_TOKENIZERS[m.tokenizer].family.kind == "production"
         assert m.model == m.model.lower().strip() and m.label and m.source
         assert dt.date.fromisoformat(m.read_on) <= dt.date.today()
     engines = {"bpe_openai"}  # the same vocabularies as tiktoken's, another encoder: no models of their own
@@ -90,6 +93,75 @@ def test_qwen_models_are_dashscopes():
     assert set(tokenizer.QWEN_SERIALS) <= qwen and all(name.startswith("qwen") for name in qwen)
 
 
+def _genai_tables() -> dict[str, dict]:
+    """google-genai's own tables of Gemini models and tokenizers, read from its source
+    (`_local_tokenizer_loader.py`; importing it needs requests and protobuf, and builds nothing we need)."""
+    found = importlib.util.find_spec("google.genai")
+    if found is None:
+        pytest.skip("google-genai is not installed (the test extra)")
+    source = Path(next(iter(found.submodule_search_locations))) / "_local_tokenizer_loader.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    tables = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(node.value.keys[0], ast.Constant):
+                tables[target.id] = {key.value: value for key, value in zip(node.value.keys, node.value.values)}
+    return tables
+
+
+def test_gemini_models_are_google_genais_own():
+    from importlib import metadata
+
+    assert metadata.version("google-genai") == "3.6.1"  # the version models.csv names
+    tables = _genai_tables()
+    sdk = {}  # model -> the SDK's tokenizer name
+    for name in ("_GEMINI_MODELS_TO_TOKENIZER_NAMES", "_GEMINI_STABLE_MODELS_TO_TOKENIZER_NAMES",
+                 "_GEMINI_MODELS_TO_HUGGINGFACE_TOKENIZER_NAMES"):
+        for model, value in tables[name].items():
+            sdk[model] = value.value
+            assert name in {m.model: m.source for m in all_models()}[model], model
+    assert len(sdk) == 19 and set(sdk.values()) == {"gemma3", "gemma4"}
+    gemini = {m.model: m for m in all_models() if m.model.startswith("gemini")}
+    # Every model of the SDK's tables is listed, on the carried Gemma 4 file (its ids are Gemma 3's: the dated
+    # page counts both on every FLORES-200 line), with the note that says so; no other Gemini has a tokenizer.
+    assert {model for model, m in gemini.items() if m.tokenizer} == set(sdk)
+    for model, m in gemini.items():
+        if model in sdk:
+            assert m.tokenizer == "google/gemma4" and m.note.startswith("Gemini: counted with MaxText's Gemma 4 file")
+            assert ("gemma3_cleaned_262144_v2" in m.source) == (sdk[model] == "gemma3"), model
+            assert ("google/gemma-4-E4B-it" in m.source) == (sdk[model] == "gemma4"), model
+        else:
+            assert not m.tokenizer and "none of its tables (19 models) maps it" in m.source
+    # The files the SDK would fetch, as models.csv names them: gemma3's by SHA-256, gemma4's by Hugging Face repository.
+    gemma3 = tables["_TOKENIZERS"]["gemma3"]
+    url, digest = (keyword.value for keyword in gemma3.keywords)
+    assert url.value.endswith("/gemma3_cleaned_262144_v2.spiece.model")
+    assert digest.value.startswith("1299c11d") and digest.value.endswith("2e79c")
+    assert tables["GEMMA_TOKENIZER_TO_MODEL_NAMES"]["gemma4"].value == "google/gemma-4-E4B-it"
+
+
+def test_a_model_without_a_published_tokenizer_is_refused_by_name():
+    with pytest.raises(BenchmarkError, match=r"^model 'gemini-3.6-flash': tokenizer not published .*none is guessed$"):
+        tokenizers_of(["gemini-3.6-flash"])
+    with pytest.raises(BenchmarkError, match=r"'gemini-3.5' stands for models whose tokenizer is not published "
+                                             r"\(gemini-3.5-flash-lite\); name one of the others: gemini-3.5-flash$"):
+        tokenizers_of(["gemini-3.5"])
+    assert tokenizers_of(["gemini-3.5-flash", "gemini-2.5", "gemini-2.0-flash-001"]) == ["google/gemma4"]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("claude", r"^'claude' is not a model name but the start of 3 listed models \(only accurate for older models such as "
+               r"claude-2.1, not today's Claude\); name one: claude-2.1, claude-2.0, claude-instant-1.2$"),
+    ("grok", r"^'grok' is not a model name but the start of the listed model; name one: grok-1$"),
+    ("gpt-4-o", r"^unknown model 'gpt-4-o'; close: gpt-4o, gpt-4, "),  # not a snapshot of gpt-4 (tiktoken's prefix rule)
+    ("gemini", r"^'gemini' stands for models whose tokenizer is not published "),
+])
+def test_a_brand_or_a_near_name_is_refused_with_the_models_it_could_mean(name, message):
+    with pytest.raises(BenchmarkError, match=message):
+        tokenizers_of([name])
+
+
 def test_names_resolve_to_their_tokenizers():
     assert tokenizers_of(["gpt-5", "llama-4-maverick"]) == ["tiktoken/o200k_base", "llama/llama4"]
     assert tokenizers_of(["gpt-4o-2024-08-06", "GPT-4o", "o3-mini", "gpt-oss-20b"]) == ["tiktoken/o200k_base"]
@@ -105,6 +177,7 @@ def test_an_unknown_name_is_one_line_naming_close_matches():
     assert "\n" not in str(raised.value)
     with pytest.raises(BenchmarkError, match=r"^model 'mistral-small' stands for models of 2 tokenizers"):
         tokenizers_of(["mistral-small"])
+    assert tokenizers_of(["llama-4-maverick", "gemma-3", "qwen3"]) == ["llama/llama4", "google/gemma4", "qwen/qwen"]
 
 
 def test_labels_name_the_models_and_claude_legacys_caveat():

@@ -5,8 +5,10 @@ No package installable on Python 3.11 ships it, and Apache 2.0 allows carrying i
 `tokenizer_gemma4.model` (benchmark/vocabularies/README.md), pinned by SHA-256. Its ordinary
 pieces, scores and normaliser are Gemma 3's; only 6,206 user-defined pieces differ (Gemma 3's
 `<start_of_turn>` and other tags renamed, `<unusedN>` renumbered), so its plain-text counts are
-Gemma 3's (the same ids on every line of the six default devtest files, against MaxText's
-`tokenizer.gemma3`: docs/measurements/2026-12-01-gemma4-grok-claude.md).
+Gemma 3's (the same ids on every dev and devtest line of the 204 FLORES-200 languages, against
+MaxText's `tokenizer.gemma3`: docs/measurements/2026-12-02-gemini.md). Gemini is counted with it
+too: Google's SDK names Gemma 3's tokenizer (a cleaned file in no package) or Gemma 4's for each
+of its 19 Gemini models (models.csv, whose note on every Gemini row says which file was counted).
 
 Counted with sentencepiece as Google's own code counts (MaxText's and gemma_pytorch's
 `SentencePieceProcessor.encode`; BOS is added by the caller, which the plain-text contract

@@ -8,8 +8,13 @@ MODEL_PREFIX_TO_ENCODING, mistral-common's MODEL_NAME_TO_TOKENIZER_CLS, llama-mo
 Alibaba's dashscope, Google's MaxText; tests/test_models.py checks each line against that code),
 otherwise from the vendor's documentation, named in `source`.
 
-A name matches a model exactly, as a dated or sized variant of it (tiktoken's rule: `gpt-4o-2024-08-06`
-is gpt-4o), or as the start of model names that all share one tokenizer (`llama-4-maverick`).
+A name matches a model exactly, as a dated or numbered snapshot of it (`gpt-4o-2024-08-06` is
+gpt-4o, `gpt-4-0613` gpt-4), or as the start of model names that all share one tokenizer and
+carry a version (`llama-4-maverick`, `gemini-2.5`). A brand without a version (`claude`, `grok`,
+`gemini`) is not a model: it is refused with the models it would stand for, since the ones listed
+may not be today's (Claude's listed tokenizer is only accurate for claude-2.1 and older). A model
+whose tokenizer its vendor does not publish (Gemini 3.6) is listed with an empty tokenizer and
+refused by name: no count is guessed for it.
 
     >>> tokenizers_of(["gpt-5", "llama-4-maverick"])
     ['tiktoken/o200k_base', 'llama/llama4']
@@ -22,6 +27,7 @@ from __future__ import annotations
 import csv
 import difflib
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -32,6 +38,8 @@ from benchmark.results.record import ModelInfo
 MODELS_FILE = Path(__file__).with_name("models.csv")
 FIELDS = ("model", "tokenizer", "label", "source", "read_on", "note")
 LABELLED_MODELS = 5  # model labels a table shows after a tokenizer's name, before "..."
+# What may follow a listed model's name in a snapshot of it: a date or a number (2024-08-06, 0613, 001).
+SNAPSHOT = re.compile(r"\d+(?:-\d+)*")
 
 
 @lru_cache(maxsize=1)
@@ -50,39 +58,67 @@ def models_of(tokenizer_id: str) -> tuple[ModelInfo, ...]:
 
 
 def find_models(name: str) -> tuple[ModelInfo, ...]:
-    """The models `name` stands for: the model itself, the model a variant of it belongs to
-    (`gpt-4o-2024-08-06`: the longest listed model it starts with, then "-"), or every model
-    whose name starts with it and "-" (`llama-4-maverick`). () when none."""
+    """The models `name` stands for: the model itself, the model a snapshot of it belongs to
+    (`gpt-4o-2024-08-06`: the longest listed model it starts with, then "-" and numbers), or every
+    model whose name starts with it and "-" (`llama-4-maverick`). () when none."""
     wanted = name.strip().lower()
     models = all_models()
     exact = tuple(m for m in models if m.model == wanted)
     if exact:
         return exact
-    bases = [m for m in models if wanted.startswith(m.model + "-")]
+    bases = [m for m in models if wanted.startswith(m.model + "-") and SNAPSHOT.fullmatch(wanted[len(m.model) + 1:])]
     if bases:
         longest = max(len(m.model) for m in bases)
         return tuple(m for m in bases if len(m.model) == longest)
     return tuple(m for m in models if m.model.startswith(wanted + "-"))
 
 
-def tokenizers_of(names: Iterable[str]) -> list[str]:
-    """The production tokenizers the named models use, in the order first named, each once.
+def models_named(name: str) -> tuple[ModelInfo, ...]:
+    """`find_models`, checked: the models of one published tokenizer that `name` stands for, or one
+    line saying why not (unknown, with close matches; a brand without a version; a tokenizer not
+    published; models of several tokenizers)."""
+    wanted = name.strip().lower()
+    models = find_models(wanted)
+    listed = [m.model for m in all_models()]
+    if not models:
+        close = difflib.get_close_matches(wanted, listed, n=5, cutoff=0.5)
+        raise BenchmarkError(f"unknown model {name!r}; " + (f"close: {', '.join(close)}" if close else
+                             "`python -m benchmark list` names the tokenizers, models.csv their models"))
+    unpublished = [m for m in models if not m.tokenizer]
+    if unpublished:
+        if len(models) == 1:
+            raise BenchmarkError(f"model {models[0].model!r}: tokenizer not published ({models[0].source}); "
+                                 "no count is made for it, none is guessed")
+        raise BenchmarkError(f"{name!r} stands for models whose tokenizer is not published "
+                             f"({_some(m.model for m in unpublished)}); name one of the others: "
+                             f"{_some(m.model for m in models if m.tokenizer)}")
+    tokenizers = list(dict.fromkeys(m.tokenizer for m in models))
+    if len(tokenizers) > 1:
+        raise BenchmarkError(f"model {name!r} stands for models of {len(tokenizers)} tokenizers "
+                             f"({', '.join(tokenizers)}); name one of {', '.join(m.model for m in models[:6])}")
+    by_prefix = all(m.model.startswith(wanted + "-") for m in models)
+    if by_prefix and not any(char.isdigit() for char in wanted):  # a brand: `claude`, `grok`
+        notes = list(dict.fromkeys(m.note for m in models if m.note))
+        what = "the listed model" if len(models) == 1 else f"{len(models)} listed models"
+        raise BenchmarkError(f"{name!r} is not a model name but the start of {what}"
+                             + (f" ({notes[0]})" if len(notes) == 1 else "")
+                             + f"; name one: {_some(m.model for m in models)}")
+    return models
 
-    An unknown name, or one that stands for models of two tokenizers, is one line naming the
-    close matches."""
+
+def _some(names: Iterable[str], shown: int = 6) -> str:
+    names = list(names)
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
+def tokenizers_of(names: Iterable[str]) -> list[str]:
+    """The production tokenizers the named models use, in the order first named, each once; a name
+    `models_named` refuses is one line naming why."""
     found: list[str] = []
     for name in names:
-        models = find_models(name)
-        tokenizers = list(dict.fromkeys(m.tokenizer for m in models))
-        if not tokenizers:
-            close = difflib.get_close_matches(name.strip().lower(), [m.model for m in all_models()], n=5, cutoff=0.5)
-            raise BenchmarkError(f"unknown model {name!r}; " + (f"close: {', '.join(close)}" if close else
-                                 "`python -m benchmark list` names the tokenizers, models.csv their models"))
-        if len(tokenizers) > 1:
-            raise BenchmarkError(f"model {name!r} stands for models of {len(tokenizers)} tokenizers "
-                                 f"({', '.join(tokenizers)}); name one of {', '.join(m.model for m in models[:6])}")
-        if tokenizers[0] not in found:
-            found.append(tokenizers[0])
+        tokenizer = models_named(name)[0].tokenizer
+        if tokenizer not in found:
+            found.append(tokenizer)
     return found
 
 
