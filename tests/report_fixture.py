@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.report.publish import publish_report as write_reports
+from benchmark.report import publish_report as write_reports
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
 

@@ -282,7 +282,7 @@ def test_a_language_the_training_never_saw_is_flagged(tmp_path, capsys):
 
 
 def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path, capsys, monkeypatch):
-    from benchmark.report import figures as plots_module
+    from benchmark.report.plots import render as plots_module
 
     def broken(_results, **_options):
         raise RuntimeError("no display")
@@ -298,7 +298,7 @@ def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path
     assert load_results(kept).rows  # the measurements are kept, beside the folder
     assert not output.exists()  # and the folder holds no half report
     # With --no-plots already given, the hint does not suggest it.
-    monkeypatch.setattr("benchmark.report.markdown.render_markdown", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr("benchmark.report.pages.markdown.render_markdown", lambda *a, **k: 1 / 0)
     assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/cl100k_base",
                  "--repeats", "1", "--output", str(output), "--no-plots"]) == 2
     err = _one_error(capsys)

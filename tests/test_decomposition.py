@@ -1,5 +1,6 @@
-"""The premium's decomposition as the report shows it (report/decomposition.py): the plot, the
-finding and the per-script table, on a real run of 14 languages in 6 scripts (tiktoken's two
+"""The premium's decomposition as the report shows it (report/facts/decomposition.py, its plot in
+plots/decomposition.py, its table in tables/scripts.py): the plot, the finding and the per-script
+table, on a real run of 14 languages in 6 scripts (tiktoken's two
 vocabularies, 30 sentences each), checked against the rows they are drawn from."""
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ import pytest
 
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.run import run_benchmark
-from benchmark.report import decomposition
-from benchmark.report.catalogue import PLOTS
-from benchmark.report.sections import report_sections
-from benchmark.report.style import plot_style
+from benchmark.report.facts import decomposition
+from benchmark.report.plots import decomposition as decomposition_plot
+from benchmark.report.tables.scripts import script_decomposition_table
+from benchmark.report.plots.catalogue import PLOTS
+from benchmark.report.pages.sections import report_sections
+from benchmark.report.plots.style import plot_style
 from benchmark.report.view import ReportView
 
 LANGUAGES = ("eng_Latn", "spa_Latn", "fra_Latn", "deu_Latn", "rus_Cyrl", "ukr_Cyrl", "bul_Cyrl", "hin_Deva",
@@ -30,7 +33,7 @@ def results(tmp_path_factory):
 def test_the_plot_has_a_panel_per_tokenizer_languages_by_premium(results):
     assert results.many
     with plot_style():
-        fig = decomposition.plot_premium_decomposition(results)
+        fig = decomposition_plot.plot_premium_decomposition(results)
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title() for ax in panels] == ["tiktoken/cl100k_base", "tiktoken/o200k_base"]
     for ax in panels:
@@ -45,7 +48,7 @@ def test_the_plot_has_a_panel_per_tokenizer_languages_by_premium(results):
         assert [x for x, _ in floor_ticks] == [row.information_floor for row in rows]
         # Past ten languages the dearest are named, the others left unlabelled.
         labels = [t.get_text() for t in ax.get_yticklabels()]
-        assert len(labels) == decomposition.LABELLED_MANY and labels[-1].endswith(f"({rows[-1].language})")
+        assert len(labels) == decomposition_plot.LABELLED_MANY and labels[-1].endswith(f"({rows[-1].language})")
 
 
 def test_the_spec_is_in_the_cost_section(results):
@@ -69,7 +72,7 @@ def test_the_finding_names_the_languages_with_the_largest_tokenizer_factor(resul
 
 
 def test_the_script_table_gives_each_scripts_medians(results):
-    table = decomposition.script_decomposition_table(results)
+    table = script_decomposition_table(results)
     assert table.headers[:3] == ("script", "languages", "byte premium")
     by_script = {line[0]: line for line in table.rows}
     cyrillic = by_script["Cyrillic (Cyrl)"]
@@ -90,6 +93,6 @@ def test_a_file_before_format_4_draws_and_says_nothing_here():
     from benchmark.results.rows import load_results
 
     old = ReportView.of(load_results(Path(__file__).parent / "data" / "results_many.json"))
-    assert decomposition.plot_premium_decomposition(old) is None
+    assert decomposition_plot.plot_premium_decomposition(old) is None
     assert decomposition.tokenizer_share_finding(old) is None
-    assert not decomposition.script_decomposition_table(old).rows
+    assert not script_decomposition_table(old).rows

@@ -210,7 +210,7 @@ def test_the_run_record_keeps_each_tokenizers_models(tmp_path):
         assert loaded.record.tokenizers[tokenizer_id].models == models_of(tokenizer_id)
         assert tokenizer_label(tokenizer_id, loaded.record.tokenizers[tokenizer_id].models) == tokenizer_label(tokenizer_id)
     # The report's tables of production tokenizers name them with their models, from the record.
-    from benchmark.report.tokenizer_tables import production_cost_table
+    from benchmark.report.tables.compare import production_cost_table
     from benchmark.report.view import ReportView
 
     names = [row[0] for row in production_cost_table(ReportView.of(loaded)).rows]
@@ -220,7 +220,7 @@ def test_the_run_record_keeps_each_tokenizers_models(tmp_path):
 
 
 def test_results_made_before_models_name_the_tokenizer_alone():
-    from benchmark.report.tokenizer_tables import production_cost_table
+    from benchmark.report.tables.compare import production_cost_table
     from benchmark.report.view import ReportView
     from benchmark.results.rows import load_results
 

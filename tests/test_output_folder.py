@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli.parser import main
-from benchmark.report.manifest import MANIFEST, foreign_files
+from benchmark.plumbing.manifest import MANIFEST, foreign_files
 from benchmark.results.rows import load_results
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,7 +105,7 @@ def test_two_runs_started_together_one_report_and_the_exit_codes_say_which(tmp_p
 
 
 def test_a_killed_runs_staging_folder_is_removed_by_the_next_run_not_by_a_waiting_one(tmp_path):
-    from benchmark.report.publish import claim_output
+    from benchmark.plumbing.publish import claim_output
 
     output = tmp_path / "O"
     assert main(run_args(output)) == 0

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmark.report.manifest import foreign_files
+from benchmark.plumbing.manifest import foreign_files
 from benchmark.results.rows import load_results
 
 REPO = Path(__file__).resolve().parents[1]

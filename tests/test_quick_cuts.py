@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.run import run_benchmark
-from benchmark.report.methods import methods_paragraph
+from benchmark.report.facts.methods import methods_paragraph
 from benchmark.report.view import ReportView
 from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
 

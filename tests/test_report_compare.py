@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from benchmark.adapters.families import family_name
-from benchmark.report import figures as figures_module
-from benchmark.report import style as style_module
-from benchmark.report.compare import cheapest_models, mix_families
-from benchmark.report.findings import compute_findings
-from benchmark.report.tokenizer_tables import cheapest_table, fairness_table, mix_table, word_tables
+from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import style as style_module
+from benchmark.report.facts.compare import token_ranges, mix_families
+from benchmark.report.facts.findings import compute_findings
+from benchmark.report.tables.compare import fewest_tokens_table, fairness_table, mix_table, word_tables
 from benchmark.report.naming import language_label
-from benchmark.report.sections import report_sections
+from benchmark.report.pages.sections import report_sections
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
 
@@ -48,15 +48,15 @@ def test_production_tokenizers_are_the_vendors_and_not_the_trained_ones(results)
 
 def test_the_cheapest_model_per_language_has_the_fewest_tokens(results):
     shown = results.production
-    costs = cheapest_models(results)
+    costs = token_ranges(results)
     assert [c.language for c in costs] == list(results.record.language_names)
     for cost in costs:
         rows = [r for r in results.rows if r.language == cost.language and r.tokenizer in shown]
         fewest = min(r.n_tokens for r in rows)
-        assert min(r.n_tokens for r in cost.cheapest) == fewest
-        assert cost.dearest.n_tokens == max(r.n_tokens for r in rows)
-        assert cost.spread == pytest.approx(cost.dearest.n_tokens / fewest)
-    table = cheapest_table(results)
+        assert min(r.n_tokens for r in cost.fewest) == fewest
+        assert cost.most.n_tokens == max(r.n_tokens for r in rows)
+        assert cost.spread == pytest.approx(cost.most.n_tokens / fewest)
+    table = fewest_tokens_table(results)
     assert len(table.rows) == len(costs)
     assert {row[0] for row in table.rows} == {language_label(results, c.language) for c in costs}
 
@@ -180,20 +180,20 @@ def test_the_cheapest_model_is_tied_when_the_interval_of_its_lead_holds_one(resu
 
     from benchmark.results.pairwise import PairwiseRatio
 
-    assert cheapest_table(results).headers[-1] == "most / fewest"
-    costs = [cost for cost in cheapest_models(results) if cost.runner_up is not None][:2]
+    assert fewest_tokens_table(results).headers[-1] == "most / fewest"
+    costs = [cost for cost in token_ranges(results) if cost.runner_up is not None][:2]
     assert len(costs) == 2
 
     def pair(cost, low, high):
-        first, other = cost.cheapest[0], cost.runner_up
+        first, other = cost.fewest[0], cost.runner_up
         return PairwiseRatio(cost.language, other.tokenizer, first.tokenizer, other.n_tokens, first.n_tokens,
                              other.n_tokens / first.n_tokens, low, high)  # stored the other way round
 
     paired = ReportView.of(dataclasses.replace(results, pairwise=(pair(costs[0], 0.98, 1.03), pair(costs[1], 1.05, 1.10))))
-    table = cheapest_table(paired)
+    table = fewest_tokens_table(paired)
     assert table.headers[-1] == "fewest / next (95% interval)"
     cells = {row[0]: row[-1] for row in table.rows}
     assert cells[language_label(paired, costs[0].language)] == f"tied with {costs[0].runner_up.tokenizer}"
-    ratio = costs[1].cheapest[0].n_tokens / costs[1].runner_up.n_tokens
+    ratio = costs[1].fewest[0].n_tokens / costs[1].runner_up.n_tokens
     assert cells[language_label(paired, costs[1].language)] == (
         f"{ratio:.3f}x {costs[1].runner_up.tokenizer} ({1 / 1.10:.3f}-{1 / 1.05:.3f})")

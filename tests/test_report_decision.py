@@ -14,9 +14,9 @@ import quickjs
 
 from benchmark.pricing.book import price_book
 from benchmark.report.view import ReportView
-from benchmark.report.decision_section import decision
-from benchmark.report.filter_box import SCRIPT, filter_attributes, header_attributes
-from benchmark.report.script_summary import script_premium_table
+from benchmark.report.pages.decision_section import decision
+from benchmark.report.pages.filter_box import SCRIPT, filter_attributes, header_attributes
+from benchmark.report.tables.scripts import script_premium_table
 from benchmark.results.rows import load_results
 
 FIXTURE = Path(__file__).parent / "data" / "results_cost.json"
@@ -163,7 +163,8 @@ def test_a_link_can_carry_the_filter():
 
 @pytest.fixture()
 def rendered(results, prices, tmp_path, monkeypatch):
-    from benchmark.report import decision_section, write_reports
+    from benchmark.report import write_reports
+    from benchmark.report.pages import decision_section
 
     book = price_book(results, prices=prices)
     monkeypatch.setattr(decision_section, "price_book", lambda _results, prices=None: book)

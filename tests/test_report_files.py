@@ -13,10 +13,10 @@ import re
 import pytest
 from report_fixture import FIXTURE, PLOT_NAMES, rendered, results  # noqa: F401 (fixtures)
 
-from benchmark.report import figures as figures_module
-from benchmark.report import plots as plots_module
-from benchmark.report import style as style_module
-from benchmark.report.publish import publish_report as write_reports
+from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import measurements as plots_module
+from benchmark.report.plots import style as style_module
+from benchmark.report import publish_report as write_reports
 from benchmark.report.view import ReportView
 from benchmark.results.rows import ROW_FIELDS, load_results
 
@@ -127,7 +127,7 @@ def test_by_default_the_plots_are_png_only_and_nothing_links_an_svg(results, ren
 
 
 def test_plots_drawn_in_worker_processes_are_the_bytes_of_drawing_them_here(results):
-    from benchmark.report import figures
+    from benchmark.report.plots import render as figures
 
     here = figures.render_plots(results, svg=True, workers=1)
     there = figures.render_plots(results, svg=True, workers=2)
@@ -238,7 +238,7 @@ def test_every_table_on_the_page_links_its_own_csv_carried_in_the_page(rendered,
     import csv
     import io
 
-    from benchmark.report.tables import all_rows_table
+    from benchmark.report.tables.measurements import all_rows_table
 
     out, _ = rendered
     page = (out / "index.html").read_text(encoding="utf-8")

@@ -12,11 +12,11 @@ import re
 import pytest
 from report_fixture import results  # noqa: F401 (fixtures)
 
-from benchmark.report import analysis
-from benchmark.report import plots as plots_module
-from benchmark.report import style as style_module
-from benchmark.report.analysis import FLAT_GAIN_PER_DOUBLING, most_expensive
-from benchmark.report.findings import compute_findings
+from benchmark.report.facts import analysis
+from benchmark.report.plots import measurements as plots_module
+from benchmark.report.plots import style as style_module
+from benchmark.report.facts.analysis import FLAT_GAIN_PER_DOUBLING, most_expensive
+from benchmark.report.facts.findings import compute_findings
 from benchmark.report.naming import language_label
 from benchmark.report.view import ReportView
 from benchmark.results.record import TimingSettings
@@ -109,7 +109,7 @@ def test_families_still_improving_everywhere_share_one_sentence(results):
 def test_the_methods_describe_only_what_the_run_did(results):
     import dataclasses
 
-    from benchmark.report.methods import methods_paragraph
+    from benchmark.report.facts.methods import methods_paragraph
 
     settings = dataclasses.replace(results.record.settings, timing=TimingSettings(repeats=3, warm_up={
         code: "dev split of flores200" for code in results.record.language_names}))
@@ -162,7 +162,7 @@ def test_no_cheapest_finding_without_two_main_tokenizers_and_a_language_all_skip
 def test_the_methods_say_when_only_the_first_lines_were_measured(results):
     import dataclasses
 
-    from benchmark.report.methods import methods_paragraph
+    from benchmark.report.facts.methods import methods_paragraph
 
     settings = dataclasses.replace(results.record.settings, max_sentences=40, measure_split="devtest",
                                    corpus_dir="corpora/flores200")
@@ -197,7 +197,7 @@ def test_a_saving_that_rounds_to_zero_reads_as_under_one_percent(results):
 
 
 def test_the_summary_counts_only_tokenizers_that_were_measured(results):
-    from benchmark.report.methods import run_summary
+    from benchmark.report.facts.methods import run_summary
 
     measured = {r.tokenizer for r in results.rows if r.ok}
     never = {r.tokenizer for r in results.rows} - measured

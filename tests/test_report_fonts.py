@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from benchmark.report.html import render_html
-from benchmark.report.token_examples import html_languages, token_examples_text
+from benchmark.report.pages.html import render_html
+from benchmark.report.pages.token_examples import html_languages, token_examples_text
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
 

@@ -1,4 +1,4 @@
-"""The Korean question in the report (benchmark/report/hangul_first.py), on a real small run."""
+"""The Korean question in the report (benchmark/report/facts/hangul_first.py, its plot and table), on a real small run."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import pytest
 
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.run import run_benchmark
-from benchmark.report.findings import compute_findings
-from benchmark.report.hangul_first import hangul_first_sentence, korean_points, plot_korean_by_size
+from benchmark.report.facts.findings import compute_findings
+from benchmark.report.facts.hangul_first import hangul_first_sentence, korean_points
+from benchmark.report.plots.hangul_first import plot_korean_by_size
 from benchmark.report.view import ReportView
 
 
@@ -59,7 +60,7 @@ def test_rare_entries_per_trained_tokenizer_beside_the_embedding(results, tmp_pa
     from benchmark.adapters.registry import build_tokenizers
     from benchmark.measure.plan import RunConfig, plan_run
     from benchmark.measure.rare_entries import RARE_BELOW, rare_entry_share
-    from benchmark.report.tables import tokenizer_table
+    from benchmark.report.tables.measurements import tokenizer_table
 
     shares = {s.tokenizer: s.rare_entry_share for s in results.summaries}
     assert set(shares) == {"bpe/balanced-600", "bpe/balanced-1200", "bpe/hangul-first-600", "bpe/hangul-first-1200"}
@@ -92,7 +93,7 @@ def test_the_record_says_how_much_of_the_vocabulary_the_syllables_take(results):
 
 
 def test_the_mixes_section_has_the_korean_table(results):
-    from benchmark.report.sections import report_sections
+    from benchmark.report.pages.sections import report_sections
 
     (mixes,) = [s for s in report_sections(results) if s.key == "mixes"]
     (table,) = [t for t in mixes.tables if t.key == "korean"]

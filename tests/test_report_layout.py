@@ -13,29 +13,41 @@ import pytest
 import benchmark.report
 
 PACKAGE = Path(benchmark.report.__file__).parent
-# Each renderer writes one kind of output; token_boundaries.py is the part of the plots that
-# plots.py would be too long to hold.
-RENDERERS = {"markdown": "markdown", "html": "html", "plots": "plots", "token_boundaries": "plots",
-             "figures": "plots"}
-# write_reports puts the renderers together: the one module that imports all of them.
-ORCHESTRATOR = "__init__"
+# The rooms of report/, each importing only from rooms on a lower level: the view and the words
+# every writer shares, the facts derived from the rows, the tables and the plots (which know
+# nothing of each other), the pages, and write_reports (__init__.py) that puts them together.
+LEVELS = {"view": 0, "naming": 0, "facts": 1, "tables": 2, "plots": 2, "pages": 3, "__init__": 4}
+# Each renderer writes one kind of output and imports no other: the two pages, and the plots.
+RENDERERS = {"pages.markdown": "markdown", "pages.html": "html", "plots.render": "plots"}
 # Each plot's spec names the function that draws it, so the catalogue refers to the drawing modules
 # (loading no plotting library: they import matplotlib when they draw); it draws nothing itself.
-CATALOGUE = "catalogue"
-DRAWING_MODULES = {"plots", "token_boundaries"}
+# The pages read the catalogue (titles, captions, sections), never a drawing module.
+CATALOGUE = "plots.catalogue"
+ORCHESTRATOR = "__init__"
 HEAVY = ("pandas", "seaborn", "matplotlib", "numpy")
 
 
+def module_name(path: Path) -> str:
+    """report/pages/html.py -> "pages.html"; report/__init__.py -> "__init__"."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
 def report_imports(source: str) -> set[str]:
-    """The benchmark.report modules that `source` imports, anywhere in it."""
+    """The benchmark.report modules that `source` imports, anywhere in it ("pages.html", "view";
+    a name of the package itself is "__init__")."""
     found = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "benchmark.report":  # a submodule, or a name of the package itself
-                found.update(alias.name if (PACKAGE / f"{alias.name}.py").exists() else ORCHESTRATOR
-                             for alias in node.names)
-            elif node.module.startswith("benchmark.report."):
-                found.add(node.module.removeprefix("benchmark.report."))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("benchmark.report"):
+            base = node.module.removeprefix("benchmark.report").removeprefix(".")
+            for alias in node.names:
+                sub = f"{base}.{alias.name}" if base else alias.name
+                if (PACKAGE / f"{sub.replace('.', '/')}.py").exists():
+                    found.add(sub)  # `from benchmark.report.plots import catalogue`: the submodule
+                else:
+                    found.add(base or ORCHESTRATOR)
         elif isinstance(node, ast.Import):
             found.update(alias.name.removeprefix("benchmark.report.") for alias in node.names
                          if alias.name.startswith("benchmark.report."))
@@ -43,12 +55,25 @@ def report_imports(source: str) -> set[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    return {path.stem: report_imports(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.glob("*.py"))}
+    return {module_name(path): report_imports(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def room(module: str) -> str:
+    return module.split(".")[0]
 
 
 def test_the_import_reader_sees_imports_inside_functions():
-    source = "def f():\n    from benchmark.report.plots import render_plots\n    from benchmark.report import html\n"
-    assert report_imports(source) == {"plots", "html"}
+    source = ("def f():\n    from benchmark.report.plots.render import render_plots\n"
+              "    from benchmark.report.pages import html\n    from benchmark.report import write_reports\n")
+    assert report_imports(source) == {"plots.render", "pages.html", "__init__"}
+
+
+def test_each_room_imports_only_the_rooms_below_it():
+    graph = import_graph()
+    assert {room(module) for module in graph} == set(LEVELS)
+    wrong = [f"{module} imports {other}" for module, imported in graph.items() for other in imported
+             if room(other) != room(module) and LEVELS[room(other)] >= LEVELS[room(module)]]
+    assert not wrong, wrong
 
 
 def test_no_report_module_imports_another_renderer():
@@ -59,10 +84,11 @@ def test_no_report_module_imports_another_renderer():
         if module == ORCHESTRATOR:
             continue
         for other in imported & set(RENDERERS):
-            if module == CATALOGUE and other in DRAWING_MODULES:
-                continue
             if RENDERERS.get(module) != RENDERERS[other]:
                 wrong.append(f"{module} imports {other}")
+        if room(module) == "pages":
+            wrong += [f"{module} imports {other}" for other in imported
+                      if room(other) == "plots" and other != CATALOGUE]
     assert not wrong, wrong
 
 
@@ -96,11 +122,12 @@ def test_the_report_modules_import_no_circle():
     assert import_circle(graph) == []
 
 
-@pytest.mark.parametrize("module", ["benchmark.report", "benchmark.report.catalogue", "benchmark.report.analysis",
-                                    "benchmark.report.findings", "benchmark.report.methods",
-                                    "benchmark.report.naming", "benchmark.report.style"])
+@pytest.mark.parametrize("module", ["benchmark.report", "benchmark.report.plots.catalogue",
+                                    "benchmark.report.facts.analysis", "benchmark.report.facts.findings",
+                                    "benchmark.report.facts.methods", "benchmark.report.naming",
+                                    "benchmark.report.plots.style"])
 def test_the_plain_modules_load_no_plotting_or_pandas(module):
-    # catalogue.py and the words of a report are plain data: pandas, seaborn and matplotlib load
+    # The catalogue and the words of a report are plain data: pandas, seaborn and matplotlib load
     # only when tables or figures are built.
     code = f"import sys, {module}; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

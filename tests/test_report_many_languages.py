@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmark.report import figures as figures_module
-from benchmark.report import many_languages
-from benchmark.report.analysis import bytes_per_token_curve
-from benchmark.report.catalogue import PLOTS, caption_of
-from benchmark.report.examples import MAX_PNG_LANGUAGES, png_drawable, png_languages, png_leaves_out
+from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import many_languages
+from benchmark.report.facts.analysis import bytes_per_token_curve
+from benchmark.report.plots.catalogue import PLOTS, caption_of
+from benchmark.report.facts.examples import MAX_PNG_LANGUAGES, png_drawable, png_languages, png_leaves_out
 from benchmark.report.naming import language_label
-from benchmark.report.style import plot_style
+from benchmark.report.plots.style import plot_style
 from benchmark.report.view import MANY_LANGUAGES, ReportView
 from benchmark.results.rows import load_results
 
@@ -181,7 +181,7 @@ def test_a_long_heatmap_is_cut_into_panels_within_the_page_width():
 
 
 def test_grids_put_languages_down_when_there_are_many(results):
-    from benchmark.report.tables import tokens_per_sentence_table
+    from benchmark.report.tables.measurements import tokens_per_sentence_table
 
     table = tokens_per_sentence_table(results)
     languages = results.languages
@@ -198,7 +198,7 @@ def test_grids_put_languages_down_when_there_are_many(results):
 
 
 def test_findings_name_a_few_languages_and_count_the_rest(results):
-    from benchmark.report.findings import compute_findings
+    from benchmark.report.facts.findings import compute_findings
     from benchmark.report.naming import MAX_NAMED, join_ends, join_limited
 
     words = [f"w{k}" for k in range(20)]
@@ -215,8 +215,8 @@ def test_the_page_shows_the_languages_the_png_cannot_draw_as_text_in_their_direc
     import html as html_module
     import re
 
-    from benchmark.report.examples import example_tokenizers
-    from benchmark.report.token_examples import html_languages, token_examples_html
+    from benchmark.report.facts.examples import example_tokenizers
+    from benchmark.report.pages.token_examples import html_languages, token_examples_html
 
     shown = html_languages(results)
     assert set(shown) == set(png_leaves_out(results))  # fewer than the cap: every one

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.report.manifest import MANIFEST, foreign_files, nested_reports
-from benchmark.report.publish import publish
+from benchmark.plumbing.manifest import MANIFEST, foreign_files, nested_reports
+from benchmark.plumbing.publish import publish
 
 
 def _writer(text: str):

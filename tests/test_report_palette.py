@@ -19,8 +19,8 @@ from matplotlib.colors import to_rgb
 from report_fixture import results  # noqa: F401 (fixtures)
 
 from benchmark.adapters.families import FAMILIES
-from benchmark.report import style as style_module
-from benchmark.report.catalogue import PLOT_BY_NAME
+from benchmark.report.plots import style as style_module
+from benchmark.report.plots.catalogue import PLOT_BY_NAME
 
 MIN_DISTANCE = 10.0
 VISIONS = ("normal", "deuteranomaly", "protanomaly", "tritanomaly")

@@ -15,11 +15,11 @@ import re
 import pytest
 from report_fixture import PLOT_NAMES, results  # noqa: F401 (fixtures)
 
-from benchmark.report import figures as figures_module
-from benchmark.report import plots as plots_module
-from benchmark.report import style as style_module
-from benchmark.report import token_boundaries as token_boundaries_module
-from benchmark.report.catalogue import PLOT_BY_NAME, PLOTS, plots_in
+from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import measurements as plots_module
+from benchmark.report.plots import style as style_module
+from benchmark.report.plots import token_boundaries as token_boundaries_module
+from benchmark.report.plots.catalogue import PLOT_BY_NAME, PLOTS, plots_in
 from benchmark.report.naming import LOSSLESS_SHARE
 from benchmark.report.view import ReportView
 

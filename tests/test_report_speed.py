@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from report_fixture import FIXTURE, results  # noqa: F401 (fixtures)
 
-from benchmark.report import catalogue
-from benchmark.report import plots as plots_module
-from benchmark.report import style as style_module
-from benchmark.report.findings import compute_findings
-from benchmark.report.tables import throughput_table
+from benchmark.report.plots import catalogue
+from benchmark.report.plots import measurements as plots_module
+from benchmark.report.plots import style as style_module
+from benchmark.report.facts.findings import compute_findings
+from benchmark.report.tables.measurements import throughput_table
 from benchmark.report.view import ReportView
 from benchmark.results.rows import Results, load_results
 
@@ -50,9 +50,9 @@ def test_the_fixture_was_timed_against_tiktoken(results):
 
 
 def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clock(results, tmp_path):
-    from benchmark.report.markdown import render_markdown
-    from benchmark.report.methods import methods_paragraph
-    from benchmark.report.tables import all_rows_table
+    from benchmark.report.pages.markdown import render_markdown
+    from benchmark.report.facts.methods import methods_paragraph
+    from benchmark.report.tables.measurements import all_rows_table
 
     old = format_1(results, tmp_path)
     assert all(row.throughput_x_tiktoken is None for row in old.rows)
@@ -70,10 +70,10 @@ def test_format_1_results_load_without_the_ratio_and_report_mb_s_by_the_wall_clo
 
 
 def test_throughput_is_reported_in_multiples_of_tiktoken(results):
-    from benchmark.report.markdown import render_markdown
-    from benchmark.report.methods import methods_paragraph
+    from benchmark.report.pages.markdown import render_markdown
+    from benchmark.report.facts.methods import methods_paragraph
     from benchmark.report.naming import fmt_times
-    from benchmark.report.tables import all_rows_table
+    from benchmark.report.tables.measurements import all_rows_table
 
     throughput = throughput_table(results)
     assert "multiples of tiktoken cl100k_base's" in throughput.title
@@ -100,7 +100,7 @@ def test_throughput_is_reported_in_multiples_of_tiktoken(results):
 
 
 def test_a_run_with_a_row_without_the_ratio_reports_mb_s(results):
-    from benchmark.report.analysis import has_yardstick_ratios
+    from benchmark.report.facts.analysis import has_yardstick_ratios
 
     first = next(r for r in results.rows if r.ok)
     mixed = with_ratios(results, lambda r: None if r is first else r.throughput_x_tiktoken)

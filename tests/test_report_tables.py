@@ -12,12 +12,9 @@ from pathlib import Path
 import quickjs
 from report_fixture import results  # noqa: F401 (fixtures)
 
-from benchmark.report.html import SORT_SCRIPT
+from benchmark.report.pages.html import SORT_SCRIPT
 from benchmark.report.naming import LOSSLESS_SHARE, LOSSY_MARK, language_label
-from benchmark.report.tables import (
-    all_rows_table,
-    tokens_per_sentence_table,
-)
+from benchmark.report.tables.measurements import all_rows_table, tokens_per_sentence_table
 from benchmark.results.rows import load_results
 
 
@@ -132,10 +129,10 @@ def _cost_view():
 
 
 def test_the_cheapest_model_table_names_ties_together_in_both_columns():
-    from benchmark.report.tokenizer_tables import cheapest_table
+    from benchmark.report.tables.compare import fewest_tokens_table
 
     results = _cost_view()
-    table = cheapest_table(results)
+    table = fewest_tokens_table(results)
     by_label = {language_label(results, code): code for code in results.languages}
     named_ties = 0
     for row in table.rows:
@@ -150,7 +147,7 @@ def test_the_cheapest_model_table_names_ties_together_in_both_columns():
 
 
 def test_every_word_table_marks_the_counts_of_changed_text():
-    from benchmark.report.tokenizer_tables import word_tables
+    from benchmark.report.tables.compare import word_tables
 
     results = _cost_view()
     tables = {table.key: table for table in word_tables(results)}
@@ -171,7 +168,7 @@ def test_every_word_table_marks_the_counts_of_changed_text():
 def test_a_blank_word_figure_says_how_to_fill_it_and_the_caption_names_only_the_segmenters_used():
     import dataclasses
 
-    from benchmark.report.tokenizer_tables import word_tables
+    from benchmark.report.tables.compare import word_tables
     from benchmark.report.view import ReportView
     from benchmark.results.record import SegmenterEntry
 
@@ -194,7 +191,7 @@ def test_a_blank_word_figure_says_how_to_fill_it_and_the_caption_names_only_the_
 def test_the_filter_box_narrows_tokenizers_where_the_query_names_no_language():
     from test_report_decision import FILTER_HARNESS
 
-    from benchmark.report.filter_box import SCRIPT as FILTER_SCRIPT
+    from benchmark.report.pages.filter_box import SCRIPT as FILTER_SCRIPT
 
     labels = ["English (eng_Latn)", "Hindi (hin_Deva)"]
     context = quickjs.Context()

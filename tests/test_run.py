@@ -181,7 +181,7 @@ def test_every_row_decomposes_its_premium_and_pairs_carry_intervals(tmp_path):
 
 
 def test_the_record_gives_each_phases_wall_time_and_peak_memory_and_the_methods_say_it(tmp_path):
-    from benchmark.report.methods import methods_paragraph
+    from benchmark.report.facts.methods import methods_paragraph
     from benchmark.report.view import ReportView
 
     results = run(RunConfig(corpus_dir=DATA / "tiny_corpus", train_corpus_dir=DATA / "tiny_split",

@@ -11,7 +11,7 @@ from benchmark.measure import run as run_module
 from benchmark.measure import timing_reuse
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.run import run_benchmark
-from benchmark.report.methods import methods_paragraph
+from benchmark.report.facts.methods import methods_paragraph
 from benchmark.report.view import ReportView
 from benchmark.results.rows import TIMING_FIELDS
 

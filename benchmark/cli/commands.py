@@ -33,8 +33,8 @@ def cmd_run(config, *, output: Path = DEFAULT_OUTPUT, plots: bool = True, progre
     """Measure, then publish results.json and the reports in `output` (the old report stays whole
     until the new one is complete). Counting runs on `executor` (executors.py). Exit status 1
     when a tokenizer failed on some language. The output folder is claimed before measuring (one
-    run at a time, report.publish), so what can be checked is checked before minutes of work."""
-    from benchmark.report.publish import claim_output
+    run at a time, plumbing/publish.py), so what can be checked is checked before minutes of work."""
+    from benchmark.plumbing.publish import claim_output
 
     from benchmark.adapters import default_cache_dir
 
@@ -51,7 +51,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
     from benchmark.measure.plan import plan_run
     from benchmark.measure.run import n_failed_tokenizers, run_benchmark
     from benchmark.plumbing.progress import progress_enabled
-    from benchmark.report.publish import ReportInterrupted
+    from benchmark.plumbing.publish import ReportInterrupted
 
     started = time.perf_counter()
     plan = plan_run(config)
@@ -139,7 +139,7 @@ def _publish(results, output: Path, *, plots: bool, show_progress: bool,
              results_file: Path | None = None, claim=None) -> list[Path]:
     """`publish_report`; if publishing fails after measuring, the measurements are kept beside the
     folder, named, with the command that renders them."""
-    from benchmark.report.publish import keep_measurements, publish_report
+    from benchmark.report import keep_measurements, publish_report
 
     try:
         return publish_report(results, output, plots=plots, results_file=results_file, show_progress=show_progress,
@@ -168,7 +168,7 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
                plots: bool = True, replace_foreign: bool = False, out: TextIO | None = None) -> int:
     """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
     from benchmark.plumbing.progress import progress_enabled
-    from benchmark.report.publish import claim_output
+    from benchmark.plumbing.publish import claim_output
     from benchmark.results.rows import load_results
 
     out = out or sys.stdout

@@ -2,70 +2,61 @@
 
     write_reports(results, Path("reports"))
 
-writes `results.csv`, `README.md` (findings first), `index.html` (one self-contained page) and
-`plots/*.png` + `plots/*.svg` into a folder; `results.json` is the run's (benchmark.report.publish puts
-the two together). This package is the only place pandas, seaborn and matplotlib are imported,
-and only when a report is written.
+writes `results.csv`, `summaries.csv`, `pairwise.csv`, `README.md` (findings first), `index.html`
+(one self-contained page) and `plots/*.png` + `plots/*.svg` into a folder; `publish_report` puts
+them beside the run's `results.json` in the output folder, swapped in whole
+(benchmark.plumbing.publish). This package is the only place pandas, seaborn and matplotlib are
+imported, and only when a report is written.
 
-Each module has one job. `write_reports` builds one `ReportView` and passes it to every renderer;
-the renderers (markdown.py, html.py, and the plots: figures.py with plots.py, tokenizer_plots.py,
-many_languages.py, token_boundaries.py) read the modules above them and never each other:
+The rooms, by job; each imports only from the rooms above it in this list, and a file of one room
+is named after its topic, so a topic's figures, table and plot sit under one name in each room
+(facts/hangul_first.py, tables/hangul_first.py, plots/hangul_first.py):
 
-    view.py              the results plus what every renderer orders by, derived once: language
-                         order, reference, main and production tokenizers, each tokenizer's family
-    naming.py            labels and number formats (fmt_*), tokenizer sort order
-    analysis.py          figures derived from the rows: flattening, most expensive, speed ranking...
-    compare.py           figures that compare models: cheapest per language, mixes, Gini summaries
-    examples.py          which tokenizers and languages the token-boundary examples show
-    findings.py          the findings, worded from analysis.py and compare.py
-    methods.py           the run summary and how the figures were measured
-    catalogue.py         each plot declared once: name, title, caption, drawing function, section,
-                         its form for many languages
-    sections.py          the sections in reading order: title, intro, plots (from the catalogue), tables
-    style.py             fonts, plot style, the fixed colours
-    tables.py            results.csv and the tables, pivoted from Results.to_frame()
-    tokenizer_tables.py  the tables that compare tokenizers (cost, cheapest, fairness, mixes, words)
-    plots.py             the figures of the trained tokenizers, speed and round trips
-    tokenizer_plots.py   the figures that compare tokenizers (production cost, fairness, mixes)
-    many_languages.py    the plots' layouts past ten languages (heatmaps, bands)
-    token_boundaries.py  the token-boundary PNG
-    figures.py           every spec drawn to PNG and SVG bytes (one at a time: a worker can draw one)
-    token_examples.py    the page's token examples as text, for scripts a PNG cannot shape
-    markdown.py          README.md
-    html.py              index.html
-    escaped.py           the results with every outside text escaped for README.md
-    manifest.py          the output folder's manifest: the files a report wrote, so only those are replaced
-    publish.py           the output folder: results.json and the reports, whole or not at all
+    view.py    the results plus what every renderer orders by, derived once: language order,
+               reference, main and production tokenizers, each tokenizer's family
+    naming.py  labels and number formats (fmt_*), the phrases every writer shares
+    facts/     what the rows say, as figures and in words (plain Python, no pandas): analysis,
+               comparisons of models, the examples chosen, the findings, the methods paragraph
+    tables/    the rounded tables both pages show, and results.csv (pandas)
+    plots/     every plot declared once (catalogue.py), drawn with seaborn, rendered to PNG and SVG
+    pages/     README.md and index.html: the sections in reading order, the leading decision,
+               the page's fonts, filter box and token examples
+
+`write_reports` builds one `ReportView` and hands it to every renderer (the two pages, the
+tables, the plots); no renderer imports another.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.fileio import atomic_write_bytes, atomic_write_text
+from benchmark.plumbing.publish import OutputClaim, publish, real_output
 from benchmark.results.rows import Results
 
-__all__ = ["write_reports"]
+__all__ = ["keep_measurements", "publish_report", "write_reports"]
 
 
 def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str, ...] = True) -> list[Path]:
     """Write results.csv, summaries.csv, pairwise.csv, README.md, index.html and plots/*.png into
     output_dir, and plots/*.svg when `plots` holds "svg" (True: PNG only; False or (): no plots);
     return the paths written."""
-    from benchmark.report.html import render_html
-    from benchmark.report.markdown import render_markdown
-    from benchmark.report.tables import results_csv
+    from benchmark.report.pages.html import render_html
+    from benchmark.report.pages.markdown import render_markdown
+    from benchmark.report.tables.measurements import results_csv
+    from benchmark.report.view import ReportView
     from benchmark.results.pairwise import pairwise_csv
     from benchmark.results.rows import summaries_csv
-
-    from benchmark.report.view import ReportView
 
     view = ReportView.of(results)  # the facts every renderer orders and labels by, derived once
     output_dir = Path(output_dir)
     rendered = []
     formats = ("png",) if plots is True else tuple(plots or ())
     if formats:
-        from benchmark.report.figures import render_plots
+        from benchmark.report.plots.render import render_plots
 
         rendered = render_plots(view, svg="svg" in formats)
     texts = {
@@ -88,3 +79,44 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
             atomic_write_bytes(path, data)
             written.append(path)
     return written
+
+
+def publish_report(results: Results, folder: Path, *, plots: bool = True, results_file: Path | None = None,
+                   show_progress: bool = False, claim: OutputClaim | None = None) -> list[Path]:
+    """`results.json` (saved, or `results_file` copied byte for byte) and the reports rendered
+    from it (benchmark.report), published in `folder` in one swap (under `claim`, if given)."""
+    from benchmark.plumbing.progress import status
+    from benchmark.results.rows import save_results
+
+    def write(staging: Path) -> list[Path]:
+        json_path = staging / "results.json"
+        if results_file is None:
+            save_results(results, json_path)
+        else:
+            shutil.copyfile(results_file, json_path)
+        with status(f"writing reports to {folder}/", show_progress):
+            return [json_path, *write_reports(results, staging, plots=plots)]
+
+    if claim is not None:
+        return claim.publish(write)
+    return publish(folder, write)
+
+
+def keep_measurements(results: Results, output: Path) -> Path:
+    """Save the results of a run that could not be published beside the output folder (in the
+    temporary folder when that is not writable), under a name no file has yet; returns where."""
+    from benchmark.results.rows import save_results
+
+    output = Path(output)
+    name = output.name or real_output(output).name or "output"
+    for folder in (output.parent, Path(tempfile.gettempdir())):
+        for n in range(1, 100):
+            kept = folder / f"{name}-unrendered-results{'' if n == 1 else f'-{n}'}.json"
+            if kept.exists() or kept.is_symlink():
+                continue
+            try:
+                save_results(results, kept)
+                return kept
+            except OSError:
+                break
+    raise BenchmarkError(f"{output}: the measurements could not be saved anywhere (no writable folder)")

@@ -24,7 +24,7 @@ OPENAI_FAMILIES = ("tiktoken", "bpe_openai")
 TRAINED_FAMILIES = families_of_kind("trained")
 # Past this many languages, what groups or colours by language changes layout (the language palette
 # has ten colours, and eleven groups of bars no longer fit a page's width): the plots switch to
-# heatmaps and bands (many_languages.py), the tables put languages down instead of across.
+# heatmaps and bands (plots/many_languages.py), the tables put languages down instead of across.
 MANY_LANGUAGES = 10
 
 

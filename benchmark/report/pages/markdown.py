@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmark.plumbing.escaping import markdown_text
-from benchmark.report.catalogue import PlotSpec, caption_of
-from benchmark.report.decision_section import TITLE as DECISION_TITLE
-from benchmark.report.decision_section import escaped_table, leading_decision
-from benchmark.report.escaped import markdown_results
-from benchmark.report.findings import compute_findings
-from benchmark.report.methods import methods_paragraph, run_summary
-from benchmark.report.sections import report_sections
-from benchmark.report.tables import Table
+from benchmark.report.plots.catalogue import PlotSpec, caption_of
+from benchmark.report.pages.decision_section import TITLE as DECISION_TITLE
+from benchmark.report.pages.decision_section import escaped_table, leading_decision
+from benchmark.report.pages.escaped import markdown_results
+from benchmark.report.facts.findings import compute_findings
+from benchmark.report.facts.methods import methods_paragraph, run_summary
+from benchmark.report.pages.sections import report_sections
+from benchmark.report.tables.table import Table
 from benchmark.report.view import ReportView
 
 

@@ -1,5 +1,5 @@
 """The figures behind the report's comparisons of models: which production tokenizers to show, the
-cheapest model per language, the training mixes at one size, and the tokenizer summaries (Gini,
+models with the fewest and the most tokens per language, the training mixes at one size, and the tokenizer summaries (Gini,
 vocabulary health). Plain Python over `Results`, as analysis.py; the tables and plots draw these.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchmark.adapters.families import family_rank
-from benchmark.report.analysis import is_lossy
+from benchmark.report.facts.analysis import is_lossy
 from benchmark.results.rows import ResultRow, TokenizerSummary
 from benchmark.report.view import ReportView
 
@@ -17,25 +17,28 @@ BUILT_IN_MIX_ORDER = ("bpe-english-only", "bpe-english-heavy", "bpe-balanced", "
 
 
 @dataclass(frozen=True)
-class LanguageCost:
+class TokenRange:
+    """One language's range of tokens over the production models: counts, not money (pricing/ has
+    the cheapest model in money)."""
+
     language: str
-    cheapest: list[ResultRow]  # tied to one decimal of tokens per sentence
-    dearest: ResultRow
-    runner_up: ResultRow | None = None  # the fewest tokens after the cheapest ones
-    dearest_tied: tuple[ResultRow, ...] = ()  # every model at the dearest's figure to one decimal
+    fewest: list[ResultRow]  # tied to one decimal of tokens per sentence
+    most: ResultRow
+    runner_up: ResultRow | None = None  # the fewest tokens after the `fewest` ones
+    most_tied: tuple[ResultRow, ...] = ()  # every model at the `most` one's figure to one decimal
 
     @property
-    def dearest_names(self) -> str:
-        """The dearest model and those tied with it, named together as the cheapest are."""
-        return ", ".join(row.tokenizer for row in self.dearest_tied or (self.dearest,))
+    def most_names(self) -> str:
+        """The model with the most tokens and those tied with it, named together as `fewest` are."""
+        return ", ".join(row.tokenizer for row in self.most_tied or (self.most,))
 
     @property
     def spread(self) -> float:
-        """The dearest model's tokens over the cheapest's, for the same sentences."""
-        return self.dearest.n_tokens / self.cheapest[0].n_tokens
+        """The most tokens over the fewest, for the same sentences."""
+        return self.most.n_tokens / self.fewest[0].n_tokens
 
 
-def cheapest_models(results: ReportView) -> list[LanguageCost]:
+def token_ranges(results: ReportView) -> list[TokenRange]:
     """Per language: the production tokenizers with the fewest tokens per sentence (every one that
     shows the same figure to one decimal) and the one with the most, among those that give the
     text back (a lossy tokenizer counts text it changed)."""
@@ -53,7 +56,7 @@ def cheapest_models(results: ReportView) -> list[LanguageCost]:
         worst = max(rows, key=lambda row: (row.n_tokens, row.tokenizer))
         worst_tied = tuple(sorted((row for row in rows if f"{row.tokens_per_sentence:.1f}" ==
                                    f"{worst.tokens_per_sentence:.1f}"), key=lambda row: row.tokenizer))
-        found.append(LanguageCost(language, tied, worst, others[0] if others else None, worst_tied))
+        found.append(TokenRange(language, tied, worst, others[0] if others else None, worst_tied))
     return found
 
 

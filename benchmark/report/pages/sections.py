@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmark.report.catalogue import SECTION_KEYS, plots_in
-from benchmark.report.compare import by_gini, mix_families
+from benchmark.report.plots.catalogue import SECTION_KEYS, plots_in
+from benchmark.report.facts.compare import by_gini, mix_families
 from benchmark.adapters.families import is_production
-from benchmark.report.tokenizer_tables import (
-    cheapest_table,
+from benchmark.report.tables.compare import (
+    fewest_tokens_table,
     fairness_table,
     mix_table,
     production_cost_table,
@@ -19,10 +19,10 @@ from benchmark.report.tokenizer_tables import (
     vocabulary_table,
     word_tables,
 )
-from benchmark.report.decomposition import script_decomposition_table
-from benchmark.report.script_summary import script_of_language, script_premium_table
-from benchmark.report.tables import (
-    Table,
+from benchmark.report.tables.scripts import script_decomposition_table
+from benchmark.report.tables.scripts import script_of_language, script_premium_table
+from benchmark.report.tables.table import Table
+from benchmark.report.tables.measurements import (
     bytes_per_token_table,
     premium_table,
     roundtrip_table,
@@ -30,7 +30,7 @@ from benchmark.report.tables import (
     tokenizer_table,
     tokens_per_sentence_table,
 )
-from benchmark.report.hangul_first import korean_table
+from benchmark.report.tables.hangul_first import korean_table
 from benchmark.report.view import ReportView
 
 
@@ -70,7 +70,7 @@ def report_sections(results: ReportView) -> list[Section]:
             "Tokens per sentence and the premium over the reference language on every production tokenizer the run "
             "measured, and the cheapest model for each language.", plots_in("cost"),
             tuple(t for t in (production_cost_table(results), production_premium_table(results),
-                              cheapest_table(results), _by_script(results),
+                              fewest_tokens_table(results), _by_script(results),
                               script_decomposition_table(results)) if t.rows)))
     if len(by_gini(results)) >= 2:
         sections.append(Section(

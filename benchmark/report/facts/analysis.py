@@ -1,6 +1,6 @@
 """The figures a report derives from the result rows: which tokenizers to show, which language pays
 the most, where a curve flattens, which encoder is fastest. Plain Python over `Results`, no pandas:
-findings.py words these figures, tables.py and plots.py mark and draw them, and a test can check
+findings.py words these figures, tables/ and plots/ mark and draw them, and a test can check
 each one against the rows. (`lossy_lines` applies `is_lossy` to the frame the tables and plots read;
 it takes the frame, so this module still imports no pandas.)
 
@@ -77,7 +77,7 @@ def openai_savings(results: ReportView) -> list[tuple[str, float]]:
     return sorted(savings, key=lambda item: (-item[1], item[0]))
 
 
-def cheapest(results: ReportView) -> list[tuple[str, list[ResultRow]]]:
+def fewest_tokens(results: ReportView) -> list[tuple[str, list[ResultRow]]]:
     """(language, the rows of the main tokenizers with the fewest tokens per sentence there), in
     language order. Rows that show the same figure to one decimal are all given, sorted by
     tokenizer: the text cannot rank them. A tokenizer that gives back under `LOSSLESS_SHARE` of the

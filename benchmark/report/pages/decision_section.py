@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.pricing.book import PriceBook, price_book
-from benchmark.report.decision_tables import (
+from benchmark.report.tables.decision import (
     cheapest_money_table,
     decision_figures,
     methods_sentence,
     per_tokenizer_money_table,
     roomiest_context_table,
 )
-from benchmark.report.tables import Table
+from benchmark.report.tables.table import Table
 from benchmark.results.rows import Results
 
 KEY, TITLE = "decision", "Which model to use for each language"

@@ -1,6 +1,7 @@
 """The Korean notes' question: does a BPE that binds every Hangul syllable first (`bpe-hangul-first`)
 serve Korean better than frequency BPE (`bpe-balanced`) and parity-aware BPE (`bpe-parity`,
-`hf-parity`), trained on the same text? Plain Python over the rows, a plot and a finding.
+`hf-parity`), trained on the same text? Plain Python over the rows: the figures and the finding
+(the plot is plots/hangul_first.py, the table tables/hangul_first.py).
 
 Per family and size, Korean's tokens per sentence and premium over the reference (with the
 row's 95% bootstrap interval), its partial-character share (tokens that are part of a
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchmark.adapters.families import family_name
 from benchmark.report.naming import language_name
 from benchmark.report.view import ReportView
 
@@ -67,46 +67,6 @@ def korean_points(results: ReportView) -> dict[str, list[KoreanPoint]]:
     return {family: points[family] for family in COMPARED if family in points}
 
 
-def plot_korean_by_size(results: ReportView):
-    """Korean's premium (with its interval) and partial-character share against size, a line per family."""
-    points = korean_points(results)
-    if not points or max(len(p) for p in points.values()) < 2:
-        return None
-    from benchmark.report.style import new_figure, tokenizer_colours
-
-    colours = tokenizer_colours(results)
-    fig = new_figure(12, 4.8)
-    premium_ax, partial_ax = fig.subplots(1, 2)
-    for family, series in points.items():
-        sizes = [p.vocab_size for p in series]
-        colour = colours.get(series[-1].tokenizer)
-        style = {"marker": "o", "color": colour, "label": family_name(family),
-                 "linestyle": ":" if family.startswith("hf-") else "-"}
-        premium_ax.plot(sizes, [p.premium for p in series], **style)
-        bands = [p for p in series if p.premium_ci is not None]
-        if bands:
-            premium_ax.fill_between([p.vocab_size for p in bands], [p.premium_ci[0] for p in bands],
-                                    [p.premium_ci[1] for p in bands], color=colour, alpha=0.15, linewidth=0)
-        partial_ax.plot(sizes, [100 * (p.partial_char_rate or 0) for p in series], **style)
-    reference = language_name(results, results.reference)
-    premium_ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
-    premium_ax.set_ylabel(f"Korean premium (tokens / {reference}'s)")
-    partial_ax.set_ylabel("Korean tokens that are part of a character (%)")
-    partial_ax.set_ylim(bottom=0)
-    for ax in (premium_ax, partial_ax):
-        all_sizes = sorted({p.vocab_size for series in points.values() for p in series})
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(all_sizes, [f"{size:,}" for size in all_sizes])
-        ax.minorticks_off()
-        ax.set_xlabel("Vocabulary size (tokens, log scale)")
-    premium_ax.set_title("Premium, with its 95% interval (shaded)")
-    partial_ax.set_title("Partial-character share")
-    handles, labels = premium_ax.get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
-    fig.suptitle("Korean against vocabulary size: Hangul syllables first, frequency BPE and parity-aware BPE")
-    return fig
-
-
 def hangul_first_sentence(results: ReportView) -> str:
     """The answer in one sentence, with its numbers, whichever way it comes out."""
     points = korean_points(results)
@@ -133,34 +93,3 @@ def hangul_first_sentence(results: ReportView) -> str:
                if cheaper else f"does not lower Korean's premium over {reference} beyond the intervals at any size")
     return (f"Binding every Hangul syllable first {verdict}, paid by the other languages: Korean premium, "
             f"Hangul-first against balanced BPE, at {'; '.join(parts)}.{boundary}")
-
-
-def korean_table(results: ReportView):
-    """The figures behind the plot and the finding, one line per family and size."""
-    from benchmark.report.naming import fmt_rate_percent
-    from benchmark.report.tables import Table
-
-    points = korean_points(results)
-    reference = language_name(results, results.reference)
-    lines = []
-    for family, series in points.items():
-        for p in series:
-            interval = f" [{p.premium_ci[0]:.3f}, {p.premium_ci[1]:.3f}]" if p.premium_ci else ""
-            lines.append((family_name(family), f"{p.vocab_size:,}", f"{p.tokens_per_sentence:.1f}",
-                          f"{p.premium:.3f}{interval}" if p.premium is not None else "",
-                          fmt_rate_percent(p.partial_char_rate),
-                          f"{p.bytes_per_token:.2f}" if p.bytes_per_token is not None else "",
-                          f"{p.others_vs_balanced:+.1%}" if p.others_vs_balanced is not None else "",
-                          fmt_rate_percent(p.n_syllable_entries / p.vocab_size)
-                          if p.n_syllable_entries is not None else ""))
-    return Table(
-        "korean", "Korean: Hangul syllables first, frequency merges, parity-aware merges",
-        ("family", "vocab size", "Korean tokens / sentence", f"premium over {reference} [95% CI]",
-         "partial-character tokens", "bytes / token", "other languages' tokens vs balanced",
-         "syllable entries"),
-        tuple(lines),
-        note="Partial-character tokens are the boundary problem, bytes per token the compression one. The other "
-             "languages' tokens are their devtest total against the balanced model of the same size; syllable "
-             "entries are the Hangul-first model's vocabulary entries that are one whole syllable.",
-        numeric=(False, True, True, True, True, True, True, True),
-    )

@@ -1,4 +1,6 @@
-"""The figures: seaborn on matplotlib's Agg canvas, written as PNG (for pages) and SVG (for print).
+"""The plots of what was measured (tables/measurements.py has the same figures as tables): tokens
+per sentence, premium, bytes per token against vocabulary size, throughput, training time and
+round trips; seaborn on matplotlib's Agg canvas.
 
 Each `plot_*` function takes the results and returns a matplotlib `Figure` (or None when the
 results hold nothing to draw), so tests can read titles and axis labels off the objects. No
@@ -11,33 +13,24 @@ from __future__ import annotations
 import math
 
 from benchmark.adapters.families import family_name
-from benchmark.report.analysis import (
+from benchmark.report.facts.analysis import (
     FLAT_GAIN_PER_DOUBLING,
     bytes_per_token_curve,
     flattening,
     has_yardstick_ratios,
     lossy_lines,
 )
-from benchmark.report import many_languages
-from benchmark.report.tokenizer_plots import plot_fairness, plot_gini_by_size, plot_mix_premium, plot_production_cost
-from benchmark.report.naming import (
-    LOSSLESS_SHARE,
-    language_label,
-    language_name,
-    repeats_phrase,
-)
-from benchmark.report.style import (
-    PNG_DPI,
+from benchmark.report.naming import LOSSLESS_SHARE, language_label, language_name, repeats_phrase
+from benchmark.report.plots import many_languages
+from benchmark.report.plots.style import (
     ROUNDTRIP_BANDS,
     colour_tick_labels,
     family_styles,
     language_colours,
     new_figure,
     plain_log_ticks,
-    plot_style,
     tokenizer_colours,
 )
-from benchmark.report.token_boundaries import plot_token_boundaries
 from benchmark.report.view import ReportView
 
 

@@ -6,20 +6,20 @@ any output). Nothing here computes a figure the tables or plots also need.
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
-from benchmark.report.decomposition import tokenizer_share_finding
-from benchmark.report.hangul_first import hangul_first_sentence
-from benchmark.report.analysis import (
+from benchmark.report.facts.decomposition import tokenizer_share_finding
+from benchmark.report.facts.hangul_first import hangul_first_sentence
+from benchmark.report.facts.analysis import (
     FLAT_GAIN_PER_DOUBLING,
     SPEED_TIE_SHARE,
     Flattening,
-    cheapest,
+    fewest_tokens,
     flattening,
     most_expensive_per_headline,
     openai_savings,
     speed_ranking,
     worst_roundtrips,
 )
-from benchmark.report.compare import by_gini, mix_effects, total_tokens
+from benchmark.report.facts.compare import by_gini, mix_effects, total_tokens
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     fmt_rate_percent,
@@ -38,7 +38,7 @@ def compute_findings(results: ReportView) -> list[str]:
     for sentence in (
         _premium_sentence(results),
         tokenizer_share_finding(results),
-        _cheapest_sentence(results),
+        _fewest_tokens_sentence(results),
         _fairness_sentence(results),
         _mix_sentence(results),
         hangul_first_sentence(results),
@@ -57,8 +57,8 @@ def _name(results: ReportView, code: str) -> str:
     return language_label(results, code)
 
 
-def _cheapest_sentence(results: ReportView) -> str:
-    found = cheapest(results)
+def _fewest_tokens_sentence(results: ReportView) -> str:
+    found = fewest_tokens(results)
     if len(results.headline) < 2 or not found:
         return ""  # nothing to compare with
     by_tokenizers: dict[str, list[str]] = {}

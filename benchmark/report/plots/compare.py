@@ -1,17 +1,17 @@
 """The figures that compare tokenizers: what each language costs on the production tokenizers, how
 evenly each tokenizer charges the languages (Gini), and what the training mix does to the
-premium and to the Gini. Same conventions as plots.py: each takes the `ReportView`, returns a Figure
+premium and to the Gini. Same conventions as measurements.py: each takes the `ReportView`, returns a Figure
 (or None when there is nothing to draw).
 """
 
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
-from benchmark.report.analysis import is_lossy
-from benchmark.report.compare import by_gini, mix_families, mix_rows, mix_size, summaries
+from benchmark.report.facts.analysis import is_lossy
+from benchmark.report.facts.compare import by_gini, mix_families, mix_rows, mix_size, summaries
 from benchmark.report.naming import language_label, language_name
 from benchmark.adapters.families import is_production
-from benchmark.report.style import family_styles, new_figure, text_colour, tokenizer_colours
+from benchmark.report.plots.style import family_styles, new_figure, text_colour, tokenizer_colours
 from benchmark.report.view import ReportView
 
 DOT_PLOT_LANGUAGES = 24  # up to this many languages a dot per model; past it a heatmap

@@ -4,7 +4,7 @@ filled in from the run record. README.md and index.html both print them.
 
 from __future__ import annotations
 
-from benchmark.report.analysis import has_yardstick_ratios, has_yardstick_row
+from benchmark.report.facts.analysis import has_yardstick_ratios, has_yardstick_row
 from benchmark.report.naming import (
     MAX_NAMED,
     clock_name,

@@ -14,22 +14,23 @@ import io
 from collections.abc import Collection, Sequence
 
 from benchmark.plumbing.escaping import csv_cell
-from benchmark.report.catalogue import RenderedPlot, caption_of
-from benchmark.report.decision_section import KEY as DECISION_KEY
-from benchmark.report.decision_section import TITLE as DECISION_TITLE
-from benchmark.report.decision_section import leading_decision
-from benchmark.report.filter_box import BOX as FILTER_BOX
-from benchmark.report.filter_box import CSS as FILTER_CSS
-from benchmark.report.filter_box import SCRIPT as FILTER_SCRIPT
-from benchmark.report.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
-from benchmark.report.findings import compute_findings
-from benchmark.report.methods import methods_paragraph, run_summary
+from benchmark.report.plots.catalogue import RenderedPlot, caption_of
+from benchmark.report.pages.decision_section import KEY as DECISION_KEY
+from benchmark.report.pages.decision_section import TITLE as DECISION_TITLE
+from benchmark.report.pages.decision_section import leading_decision
+from benchmark.report.pages.filter_box import BOX as FILTER_BOX
+from benchmark.report.pages.filter_box import CSS as FILTER_CSS
+from benchmark.report.pages.filter_box import SCRIPT as FILTER_SCRIPT
+from benchmark.report.pages.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
+from benchmark.report.facts.findings import compute_findings
+from benchmark.report.facts.methods import methods_paragraph, run_summary
 from benchmark.report.naming import language_label
-from benchmark.report.page_fonts import embedded_fonts, font_css
-from benchmark.report.sections import report_sections
-from benchmark.report.tables import SKIPPED, Table, all_rows_table
-from benchmark.report.token_examples import CSS as TOKEN_CSS
-from benchmark.report.token_examples import token_examples_html, token_examples_text
+from benchmark.report.pages.page_fonts import embedded_fonts, font_css
+from benchmark.report.pages.sections import report_sections
+from benchmark.report.tables.table import SKIPPED, Table
+from benchmark.report.tables.measurements import all_rows_table
+from benchmark.report.pages.token_examples import CSS as TOKEN_CSS
+from benchmark.report.pages.token_examples import token_examples_html, token_examples_text
 from benchmark.report.view import ReportView
 
 CSS = """

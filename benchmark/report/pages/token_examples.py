@@ -1,7 +1,7 @@
 """The HTML page's token examples: the example sentence of the languages the token-boundary PNG
 cannot draw (right-to-left scripts, scripts that need shaping), as text the browser lays out.
 
-Each language's block carries its `lang` and `dir` (examples.py), so a browser orders Arabic and
+Each language's block carries its `lang` and `dir` (facts/examples.py), so a browser orders Arabic and
 Hebrew right to left, shapes Devanagari and picks a font; tokens are told apart by alternating
 backgrounds, not by gaps, so letters joined across a token boundary stay joined. A run of many
 languages shows one language per script first, MAX_HTML_LANGUAGES in all.
@@ -12,7 +12,13 @@ from __future__ import annotations
 import html
 
 from benchmark.corpora import one_per_script, script_of
-from benchmark.report.examples import example_tokenizers, is_bytes_token, is_right_to_left, lang_tag, png_leaves_out
+from benchmark.report.facts.examples import (
+    example_tokenizers,
+    is_bytes_token,
+    is_right_to_left,
+    lang_tag,
+    png_leaves_out,
+)
 from benchmark.report.naming import language_label
 from benchmark.report.view import ReportView
 

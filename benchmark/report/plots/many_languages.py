@@ -1,11 +1,11 @@
-"""The plots' layouts for runs of more than MANY_LANGUAGES languages (view.py), where bars
+"""The plots' layouts for runs of more than MANY_LANGUAGES languages (report/view.py), where bars
 grouped by language and one colour per language stop being readable (30, 100, all 204 of FLORES-200).
 
 - cost and premium: a heatmap, languages down (most expensive first), the main tokenizers across,
   each cell annotated; round trips the same way, worst language first;
 - bytes per token: for each family, the median over languages with the middle half and the whole
   range as bands, and a few languages named (the reference, the lowest and the highest);
-- throughput (plots.py): one small dot per language in the tokenizer's colour and the median.
+- throughput (measurements.py): one small dot per language in the tokenizer's colour and the median.
 
 Long heatmaps are cut into panels side by side (at most MAX_ROWS_PER_PANEL rows each), so a figure
 of 204 languages stays within about 17 x 14 inches and its labels at a readable 7 points.
@@ -18,19 +18,14 @@ import statistics
 import textwrap
 from dataclasses import dataclass
 
-from benchmark.report.analysis import (
-    FLAT_GAIN_PER_DOUBLING,
-    bytes_per_token_curve,
-    first_flat_step,
-    lossy_lines,
-)
+from benchmark.report.facts.analysis import FLAT_GAIN_PER_DOUBLING, bytes_per_token_curve, first_flat_step, lossy_lines
 from benchmark.report.naming import (
     LOSSLESS_SHARE,
     LOSSY_MARK,
     fmt_rate_percent,
     language_label,
 )
-from benchmark.report.style import (
+from benchmark.report.plots.style import (
     ROUNDTRIP_BANDS,
     colour_tick_labels,
     family_style,

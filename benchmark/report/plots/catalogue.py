@@ -1,9 +1,9 @@
 """The plots, each declared once: its file name, title, caption, the function that draws it, the
 section it is shown in and its form for many languages, in reading order.
 
-Adding a plot: its drawing function (plots.py, tokenizer_plots.py, ...) and its `PlotSpec` here, plus
-its test. README.md and index.html show every spec in its section (sections.py), figures.py draws
-them; a spec must name a section (a spec that does not is refused when it is made).
+Adding a plot: its drawing function (measurements.py, compare.py, ...) and its `PlotSpec` here,
+plus its test. README.md and index.html show every spec in its section (pages/sections.py),
+render.py draws them; a spec must name a section (a spec that does not is refused when it is made).
 
 Importing this module loads no plotting library: the drawing functions import matplotlib when
 they run.
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmark.report import decomposition, hangul_first, many_languages, tokenizer_plots, plots, token_boundaries
-from benchmark.report.analysis import has_yardstick_ratios
-from benchmark.report.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
+from benchmark.report.facts.analysis import has_yardstick_ratios
+from benchmark.report.facts.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import join_words, language_label
+from benchmark.report.plots import compare, decomposition, hangul_first, many_languages, measurements, token_boundaries
 from benchmark.report.view import ReportView
 
-# The sections of the report, in reading order (sections.py lays them out): a plot names one.
+# The sections of the report, in reading order (pages/sections.py lays them out): a plot names one.
 SECTION_KEYS = ("cost", "fairness", "mixes", "trained", "words", "speed", "fidelity", "vocabulary", "examples",
                 "tokenizers")
 
@@ -53,14 +53,14 @@ PLOTS = (
         "What each language costs on today's models",
         "Mean tokens per sentence of the same content on each production tokenizer, one row per language; the "
         "grey band spans the cheapest to the dearest model. Lower is cheaper.",
-        tokenizer_plots.plot_production_cost, "cost",
+        compare.plot_production_cost, "cost",
     ),
     PlotSpec(
         "fairness",
         "How evenly each tokenizer charges the languages",
         "The Gini coefficient of the languages' token counts for the same sentences, per tokenizer, most even on "
         "top; whiskers are the 95% bootstrap interval over sentences, hatched bars count text the tokenizer changed.",
-        tokenizer_plots.plot_fairness, "fairness",
+        compare.plot_fairness, "fairness",
     ),
     PlotSpec(
         "mix_premium",
@@ -68,7 +68,7 @@ PLOTS = (
         "Our BPE trained on the same text in each mix, at one size: the premium of each language (bars), with "
         "OpenAI's two vocabularies as reference points (markers) and parity with the reference dashed. English "
         "first in the training text makes every other language pay more; parity-aware merges close the gap.",
-        tokenizer_plots.plot_mix_premium, "mixes",
+        compare.plot_mix_premium, "mixes",
     ),
     PlotSpec(
         "korean_by_size",
@@ -83,14 +83,14 @@ PLOTS = (
         "Fairness against vocabulary size, per training mix",
         "The Gini of the languages' token counts for each trained family at each size (solid: our BPE's mixes, "
         "dotted: the libraries' trainers); dashed horizontal lines mark the production tokenizers.",
-        tokenizer_plots.plot_gini_by_size, "mixes",
+        compare.plot_gini_by_size, "mixes",
     ),
     PlotSpec(
         "tokens_per_sentence",
         "Tokens per sentence",
         "What each language costs: mean tokens per sentence of the same content, for the main tokenizers; "
         "lower is cheaper. Hatched bars count text the tokenizer changed.",
-        plots.plot_tokens_per_sentence, "trained",
+        measurements.plot_tokens_per_sentence, "trained",
         many_caption="What each language costs: mean tokens per sentence of the same content, one row per "
         "language (the most expensive first, by the mean over the main tokenizers), one column per main tokenizer; "
         "lower is cheaper. † marks a count of text the tokenizer changed.",
@@ -114,7 +114,7 @@ PLOTS = (
         "Tokens each language needs for the same sentences, relative to the reference under the same "
         "tokenizer (so a small premium can still mean more tokens: see tokens per sentence); whiskers are the "
         "95% bootstrap interval, the dashed line parity, hatched bars count text the tokenizer changed.",
-        plots.plot_premium, "trained",
+        measurements.plot_premium, "trained",
         many_caption="Tokens each language needs for the same sentences, relative to the reference under the same "
         "tokenizer (so a small premium can still mean more tokens: see tokens per sentence), one row per language, "
         "the most expensive first; the 95% bootstrap intervals are in the premium table, † marks a count of text "
@@ -128,7 +128,7 @@ PLOTS = (
         "cl100k and o200k vocabularies (spread sideways so that languages do not hide each other), a ring "
         "the size after which doubling gains less than 5% where a curve gets there. A language's bytes per "
         "character depend on its script, so compare a colour across panels, not colours with each other.",
-        plots.plot_bytes_per_token, "trained",
+        measurements.plot_bytes_per_token, "trained",
         many_caption="One panel per trained family: the median over the languages (the line), the middle half "
         "and the whole range (the bands), and three languages named (the reference, and the lowest and highest at "
         "the largest size); crosses and stars mark the fixed cl100k and o200k vocabularies' median with the middle "
@@ -140,7 +140,7 @@ PLOTS = (
         "Encoder throughput",
         "Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each tokenizer "
         "timed in turns with tiktoken on the same sentences (log scale), one dot per language.",
-        plots.plot_throughput, "speed",
+        measurements.plot_throughput, "speed",
         many_caption="Encoding speed on one thread in multiples of tiktoken cl100k_base's (the dashed line), each "
         "tokenizer timed in turns with tiktoken on the same sentences (log scale): one small dot per language, "
         "spread up and down so that equal speeds stay visible, and a bar at the median over the languages.",
@@ -149,13 +149,13 @@ PLOTS = (
         "train_seconds",
         "Training time against vocabulary size",
         "Wall-clock seconds to train each family on the training text, by vocabulary size.",
-        plots.plot_train_seconds, "trained",
+        measurements.plot_train_seconds, "trained",
     ),
     PlotSpec(
         "roundtrip",
         "Round-trip fidelity",
         "Share of sentences that decode back to exactly the input; anything below 100% is lossy normalisation.",
-        plots.plot_roundtrip, "fidelity",
+        measurements.plot_roundtrip, "fidelity",
         many_caption="Share of sentences that decode back to exactly the input, one row per language, the worst "
         "first; languages that every tokenizer gives back exactly share the last row. Anything below 100% is lossy "
         "normalisation.",
@@ -204,7 +204,7 @@ def _token_boundaries_caption(spec: PlotSpec, results: ReportView) -> str:
 
 @dataclass(frozen=True)
 class RenderedPlot:
-    """One plot as written (figures.py): its spec and its PNG and SVG bytes (None: no SVG asked for)."""
+    """One plot as written (render.py): its spec and its PNG and SVG bytes (None: no SVG asked for)."""
 
     spec: PlotSpec
     png: bytes

@@ -25,13 +25,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.report.manifest import foreign_files, nested_reports, write_manifest
-
-if TYPE_CHECKING:
-    from benchmark.results.rows import Results
+from benchmark.plumbing.manifest import foreign_files, nested_reports, write_manifest
 
 _NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXXXXXX`, `.<name>.old-XXXXXXXX`
 _MKDTEMP_TAIL = r"[a-z0-9_]{8}"  # what tempfile.mkdtemp adds to the prefix
@@ -175,48 +172,6 @@ def publish(folder: Path, write: Callable[[Path], list[Path]], *, replace_foreig
     """`claim_output(folder)` and its `publish(write)` in one step."""
     with claim_output(folder, replace_foreign=replace_foreign) as claim:
         return claim.publish(write)
-
-
-def publish_report(results: Results, folder: Path, *, plots: bool = True, results_file: Path | None = None,
-                   show_progress: bool = False, claim: OutputClaim | None = None) -> list[Path]:
-    """`results.json` (saved, or `results_file` copied byte for byte) and the reports rendered
-    from it (benchmark.report), published in `folder` in one swap (under `claim`, if given)."""
-    from benchmark.plumbing.progress import status
-    from benchmark.report import write_reports
-    from benchmark.results.rows import save_results
-
-    def write(staging: Path) -> list[Path]:
-        json_path = staging / "results.json"
-        if results_file is None:
-            save_results(results, json_path)
-        else:
-            shutil.copyfile(results_file, json_path)
-        with status(f"writing reports to {folder}/", show_progress):
-            return [json_path, *write_reports(results, staging, plots=plots)]
-
-    if claim is not None:
-        return claim.publish(write)
-    return publish(folder, write)
-
-
-def keep_measurements(results: Results, output: Path) -> Path:
-    """Save the results of a run that could not be published beside the output folder (in the
-    temporary folder when that is not writable), under a name no file has yet; returns where."""
-    from benchmark.results.rows import save_results
-
-    output = Path(output)
-    name = output.name or real_output(output).name or "output"
-    for folder in (output.parent, Path(tempfile.gettempdir())):
-        for n in range(1, 100):
-            kept = folder / f"{name}-unrendered-results{'' if n == 1 else f'-{n}'}.json"
-            if kept.exists() or kept.is_symlink():
-                continue
-            try:
-                save_results(results, kept)
-                return kept
-            except OSError:
-                break
-    raise BenchmarkError(f"{output}: the measurements could not be saved anywhere (no writable folder)")
 
 
 # ---------------------------------------------------------------- the lock

@@ -12,8 +12,8 @@ import io
 import os
 
 from benchmark.plumbing.children import die_with_parent, fork_is_safe
-from benchmark.report.catalogue import PLOTS, PlotSpec, RenderedPlot
-from benchmark.report.style import PNG_DPI, plot_style
+from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
+from benchmark.report.plots.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
 
 

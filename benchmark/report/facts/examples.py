@@ -1,8 +1,9 @@
 """The token-boundary examples: which tokenizers and languages each report shows, how a token is
 written so that its spaces show, and each language's direction and `lang` tag from the run record.
 
-Plain Python (no matplotlib): the PNG (token_boundaries.py), the HTML section (token_examples.py)
-and the captions (catalogue.py) all choose from here, so the caption names the languages drawn.
+Plain Python (no matplotlib): the PNG (plots/token_boundaries.py), the HTML section
+(pages/token_examples.py) and the captions (plots/catalogue.py) all choose from here, so the
+caption names the languages drawn.
 
 The PNG is drawn by matplotlib, which lays glyphs out one after the other: no bidirectional
 ordering and no shaping (Arabic letters would stand unjoined, Devanagari conjuncts fall apart), and

@@ -1,6 +1,6 @@
 """The token-boundary plot: one example sentence per language, split into boxes by each main
 tokenizer, so a reader sees where a tokenizer cuts (`Fred | dy`) and why one language costs more.
-A few languages only (examples.png_languages); the HTML page shows every one (token_examples.py).
+A few languages only (examples.png_languages); the HTML page shows every one (pages/token_examples.py).
 
 Laid out by hand on a blank canvas in inches (each box as wide as its text measures), not with
 seaborn: it draws text, not data.
@@ -8,9 +8,9 @@ seaborn: it draws text, not data.
 
 from __future__ import annotations
 
-from benchmark.report.examples import example_languages, example_tokenizers, png_languages, visible_token
+from benchmark.report.facts.examples import example_languages, example_tokenizers, png_languages, visible_token
 from benchmark.report.naming import language_label
-from benchmark.report.style import new_figure, text_colour, tokenizer_colours
+from benchmark.report.plots.style import new_figure, text_colour, tokenizer_colours
 from benchmark.report.view import ReportView
 
 
@@ -22,7 +22,7 @@ def plot_token_boundaries(results: ReportView):
 
     examples = results.record.examples
     tokenizers = example_tokenizers(results)
-    languages = png_languages(results)  # a few, in scripts matplotlib draws (examples.py says why)
+    languages = png_languages(results)  # a few, in scripts matplotlib draws (facts/examples.py says why)
     if not tokenizers or not languages:
         return None
     colours = tokenizer_colours(results)

@@ -1,6 +1,7 @@
 """The tables that compare tokenizers: what each language costs on the production tokenizers, the
-cheapest model per language, the training mixes, the fairness summary, vocabulary health, and the
-word and character figures. Built on tables.py's grid (`pivot`) and the figures of compare.py.
+models with the fewest and the most tokens per language, the training mixes, the fairness
+summary, vocabulary health, and the word and character figures. Built on table.py's grid (`pivot`)
+and the figures of facts/compare.py.
 """
 
 from __future__ import annotations
@@ -8,15 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from benchmark.adapters.families import family_name
-from benchmark.report.analysis import is_lossy, lossy_lines
-from benchmark.report.compare import (
-    by_gini,
-    cheapest_models,
-    mix_families,
-    mix_rows,
-    mix_size,
-    summaries,
-)
+from benchmark.report.facts.analysis import is_lossy, lossy_lines
+from benchmark.report.facts.compare import TokenRange, by_gini, mix_families, mix_rows, mix_size, summaries, token_ranges
 from benchmark.report.naming import (
     LOSSY_MARK,
     fmt_int,
@@ -25,15 +19,8 @@ from benchmark.report.naming import (
     fmt_ratio,
     language_label,
 )
-from benchmark.report.tables import (
-    Table,
-    column_text,
-    languages_down,
-    measured_frame,
-    pivot,
-    premium_table,
-    tokens_per_sentence_table,
-)
+from benchmark.report.tables.table import Table, column_text, languages_down, measured_frame, pivot
+from benchmark.report.tables.measurements import premium_table, tokens_per_sentence_table
 from benchmark.report.view import ReportView
 from benchmark.results.pairwise import ratio_between
 
@@ -69,16 +56,16 @@ def production_premium_table(results: ReportView) -> Table:
                                                      title=f"The premium over {name} on today's models (95% CI)"))
 
 
-def cheapest_table(results: ReportView) -> Table:
+def fewest_tokens_table(results: ReportView) -> Table:
     """Per language: the production tokenizer(s) with the fewest tokens, the one with the most,
-    and how many times more the dearest costs; with pairwise intervals (results format 4), whether
-    the cheapest is really cheaper than the next: "tied" when the interval of their ratio holds 1."""
+    and how many times more the most takes; with pairwise intervals (results format 4), whether
+    the fewest is really fewer than the next: "tied" when the interval of their ratio holds 1."""
     rows, paired = [], bool(results.pairwise)
-    for cost in cheapest_models(results):
-        row = (language_label(results, cost.language), ", ".join(row.tokenizer for row in cost.cheapest),
-               fmt_one_decimal(cost.cheapest[0].tokens_per_sentence),
-               cost.dearest_names, fmt_one_decimal(cost.dearest.tokens_per_sentence), f"{cost.spread:.2f}x")
-        rows.append(row + ((_against_next(results, cost),) if paired else ()))
+    for tokens in token_ranges(results):
+        row = (language_label(results, tokens.language), ", ".join(row.tokenizer for row in tokens.fewest),
+               fmt_one_decimal(tokens.fewest[0].tokens_per_sentence),
+               tokens.most_names, fmt_one_decimal(tokens.most.tokens_per_sentence), f"{tokens.spread:.2f}x")
+        rows.append(row + ((_against_next(results, tokens),) if paired else ()))
     return Table("cheapest_models", "The cheapest model per language",
                  ("language", "fewest tokens", "tokens / sentence", "most tokens", "tokens / sentence",
                   "most / fewest") + (("fewest / next (95% interval)",) if paired else ()), tuple(rows),
@@ -89,16 +76,16 @@ def cheapest_table(results: ReportView) -> Table:
                  numeric=(False, False, True, False, True, True) + ((False,) if paired else ()))
 
 
-def _against_next(results: ReportView, cost) -> str:
-    if cost.runner_up is None:
+def _against_next(results: ReportView, tokens: TokenRange) -> str:
+    if tokens.runner_up is None:
         return ""
-    found = ratio_between(results.pairwise, cost.language, cost.cheapest[0].tokenizer, cost.runner_up.tokenizer)
+    found = ratio_between(results.pairwise, tokens.language, tokens.fewest[0].tokenizer, tokens.runner_up.tokenizer)
     if found is None:
         return ""
     ratio, low, high = found
     if low <= 1 <= high:
-        return f"tied with {cost.runner_up.tokenizer}"
-    return f"{ratio:.3f}x {cost.runner_up.tokenizer} ({low:.3f}-{high:.3f})"
+        return f"tied with {tokens.runner_up.tokenizer}"
+    return f"{ratio:.3f}x {tokens.runner_up.tokenizer} ({low:.3f}-{high:.3f})"
 
 
 def _interval(value: float | None, low: float | None, high: float | None, digits: int = 3) -> str:

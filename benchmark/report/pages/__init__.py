@@ -1,0 +1,12 @@
+"""The two pages: README.md and index.html, each laid out from the same sections, tables and
+plots, and the parts only a page has.
+
+    sections.py          the sections in reading order: title, intro, plots (from the catalogue), tables
+    decision_section.py  the section a report leads with: the cheapest and the roomiest model per language
+    markdown.py          README.md
+    escaped.py           the results with every outside text escaped, for README.md
+    html.py              index.html, one self-contained file
+    filter_box.py        index.html's box that narrows the tables to a language or a tokenizer
+    token_examples.py    index.html's token examples as text, for scripts a PNG cannot shape
+    page_fonts.py        the font faces index.html embeds, cut down to the characters it shows
+"""
