@@ -22,7 +22,8 @@ from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing import database, decision
 from benchmark.pricing.book import price_book
 from benchmark.pricing.figures import model_figures
-from benchmark.pricing.listings import LISTINGS_FILE, database_listings, read_user_prices
+from benchmark.pricing.listings import LISTINGS_FILE, database_listings
+from benchmark.pricing.prices_file import read_user_prices
 from benchmark.results.rows import load_results
 
 DATA = Path(__file__).parent / "data"
@@ -122,34 +123,6 @@ def test_prices_are_read_as_of_a_date():
 
 
 # ------------------------------------------------------------------ the user's prices
-
-
-@pytest.mark.parametrize("text, message", [
-    ("", "empty; the first line must be a header"),
-    ("model,price\n", "line 1: unknown column 'price'"),
-    ("model,context_window\n", "line 1: no 'input_usd_per_mtok' column"),
-    ("model,input_usd_per_mtok\n", "a header and no prices"),
-    ("model,input_usd_per_mtok\ngpt-4o,abc\n", r"line 2: input_usd_per_mtok must be a number >= 0 .*'abc'"),
-    ("model,input_usd_per_mtok\ngpt-4o,-1\n", "line 2: input_usd_per_mtok must be a number >= 0"),
-    ("model,input_usd_per_mtok\n\ngpt-4o,1\ngpt-4o,2\n", "line 4: 'gpt-4o' is priced twice"),
-    ("model,input_usd_per_mtok\ngpt-4o,1,2\n", "line 2: 3 fields, the header has 2"),
-    ("model,input_usd_per_mtok,context_window\ngpt-4o,1,12.5\n", "line 2: context_window must be a whole number"),
-    ("model,input_usd_per_mtok\n,1\n", "line 2: no model name"),
-])
-def test_a_bad_prices_file_is_one_line_naming_file_and_line(tmp_path, text, message):
-    path = write(tmp_path / "mine.csv", text)
-    with pytest.raises(BenchmarkError, match=message) as caught:
-        read_user_prices(path)
-    assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
-
-
-def test_a_prices_file_that_is_not_utf8_or_missing(tmp_path):
-    path = tmp_path / "latin1.csv"
-    path.write_bytes("model,input_usd_per_mtok\ncaf\xe9,1\n".encode("latin-1"))
-    with pytest.raises(BenchmarkError, match="not UTF-8"):
-        read_user_prices(path)
-    with pytest.raises(BenchmarkError, match="cannot read the prices file"):
-        read_user_prices(tmp_path / "absent.csv")
 
 
 def test_user_prices_add_models_and_name_their_source(results, my_prices):

@@ -77,6 +77,11 @@ def file_kind(path: Path) -> str | None:
         return "a broken symbolic link" if path.is_symlink() else "no such file"
     except NotADirectoryError:
         return "no such file"
+    return mode_kind(mode)
+
+
+def mode_kind(mode: int) -> str | None:
+    """`file_kind` of an `st_mode`: None for a regular file, else what it is ("a FIFO (named pipe)")."""
     if stat.S_ISREG(mode):
         return None
     for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -96,6 +101,32 @@ def check_regular_file(path: Path, what: str, *, hint: str = "", error: type[Ben
         raise error(f"{path}: no such {what}{fix}")
     if kind is not None:
         raise error(f"{path}: is {kind}, not a {what}{fix}")
+
+
+def read_bounded(path: Path, what: str, *, max_bytes: int, hint: str = "",
+                 error: type[BenchmarkError] = BenchmarkError) -> bytes:
+    """The bytes of the regular file `path`, at most `max_bytes`; a one-line `error` for anything
+    else: no file, a folder, a FIFO or a device (opened without blocking and judged by what was
+    opened, so a FIFO never waits for a writer and /dev/zero is never read), or a larger file."""
+    path = Path(path)
+    fix = f"; {hint}" if hint else ""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise error(f"{path}: no such {what}{fix}") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what} ({exc.strerror or exc}){fix}") from None
+    with os.fdopen(fd, "rb") as handle:
+        status = os.fstat(fd)
+        kind = mode_kind(status.st_mode)
+        if kind is not None:
+            raise error(f"{path}: is {kind}, not a {what}{fix}")
+        if status.st_size > max_bytes:
+            raise error(f"{path}: {status.st_size:,} bytes, more than a {what} holds (at most {max_bytes:,}){fix}")
+        data = handle.read(max_bytes + 1)  # a file still growing is bounded too
+    if len(data) > max_bytes:
+        raise error(f"{path}: more than {max_bytes:,} bytes, more than a {what} holds{fix}")
+    return data
 
 
 def read_versioned_json(

@@ -6,7 +6,8 @@ model's list price and window (the pinned price database, or the user's `--price
 figures -> the answer (the `cost` verb) and the report's first section. Nothing here measures.
 
     database.py   the pinned price database (genai-prices), read offline, as of a date
-    listings.py   which database entry prices each model (listings.csv); the user's prices file
+    listings.py   which database entry prices each model (listings.csv), kept in the cache
+    prices_file.py  the user's prices file, read exactly or refused
     book.py       models per tokenizer and their listings, for one results file
     figures.py    money and context per language and model (pure arithmetic on the counts)
     decision.py   the cheapest and the roomiest model, and the ones the sample cannot tell apart

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.database import Listing
-from benchmark.pricing.listings import database_listings, listing_reasons, read_user_prices
+from benchmark.pricing.listings import database_listings, listing_reasons
+from benchmark.pricing.prices_file import read_user_prices
 from benchmark.results.rows import Results
 
 
@@ -48,19 +49,21 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
     listings = database_listings(price_date(results))
     if prices is None:
         return PriceBook({t: tuple(n) for t, n in models.items()}, listings, listing_reasons())
-    known = {name for names in models.values() for name in names}
+    tokenizers_of: dict[str, list[str]] = {}  # model -> the tokenizers the run record gives it
+    for tokenizer, names in models.items():
+        for name in names:
+            tokenizers_of.setdefault(name, []).append(tokenizer)
     measured = {row.tokenizer for row in results.rows}
     for model, user in read_user_prices(prices).items():
-        where = f"{prices}, line {user.listing.listing.rpartition(':')[2]}"
+        where = f"{prices}, line {user.line}"
         if user.tokenizer is not None:
             if user.tokenizer not in measured:
                 raise BenchmarkError(f"{where}: tokenizer {user.tokenizer!r} is not in these results; "
                                      f"one of {', '.join(sorted(models) or sorted(measured))}")
-            for names in models.values():
-                if model in names:
-                    names.remove(model)
+            for tokenizer in tokenizers_of.get(model, ()):  # the user's tokenizer for it wins
+                models[tokenizer].remove(model)
             models.setdefault(user.tokenizer, []).append(model)
-        elif model not in known:
+        elif model not in tokenizers_of:
             raise BenchmarkError(f"{where}: model {model!r} is not in the models file; name its tokenizer in a "
                                  "tokenizer column (e.g. tiktoken/o200k_base)")
         listings[model] = user.listing
