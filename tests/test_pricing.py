@@ -95,7 +95,7 @@ def test_every_listing_resolves_and_prices_as_the_database_own_calculator():
 
 def test_listings_are_cached_by_version_file_and_date(own_cache, monkeypatch):
     first = database_listings(ON)
-    [cached] = own_cache.iterdir()
+    [cached] = own_cache.glob("listings-*.json")
     # The second read comes from the cache alone: the database is not asked.
     monkeypatch.setattr("benchmark.pricing.listings.lookup", lambda *a, **k: pytest.fail("read the database"))
     assert database_listings(ON) == first
@@ -105,7 +105,7 @@ def test_listings_are_cached_by_version_file_and_date(own_cache, monkeypatch):
     assert database_listings(ON) == first  # a damaged entry is read again from the database
     json.loads(cached.read_text(encoding="utf-8"))  # and written back whole
     later = database_listings(dt.date(2026, 6, 1))  # another date is another entry
-    assert len(list(own_cache.iterdir())) == 2 and later["gpt-4o"].source.endswith("2026-06-01")
+    assert len(list(own_cache.glob("listings-*.json"))) == 2 and later["gpt-4o"].source.endswith("2026-06-01")
 
 
 def test_a_listing_the_database_lacks_is_one_error_naming_it():

