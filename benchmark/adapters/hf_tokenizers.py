@@ -105,7 +105,7 @@ class HFAdapter(Adapter):
             "special_tokens": "not added (add_special_tokens=False)",
             **settings,
         }
-        encode = self.tokenizer.encode
+        encode = self._encode_encoding = _without_panics(self.tokenizer.encode)
         self._encode = lambda text: encode(text, add_special_tokens=False).ids
         self._added_ids = frozenset(self.tokenizer.get_added_tokens_decoder())
         # Whether the tokens' bytes laid end to end are the text: byte-level, nothing normalised.
@@ -137,7 +137,7 @@ class HFAdapter(Adapter):
         original text, turned into UTF-8 bytes."""
         if self._bytes_are_text:
             return super().encode_with_spans(text)
-        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        encoding = self._encode_encoding(text, add_special_tokens=False)
         offsets = encoding.offsets
         if text.isascii():
             return encoding.ids, [a for a, _ in offsets], [b for _, b in offsets]
@@ -178,7 +178,7 @@ class HFAdapter(Adapter):
         # WordPiece drops spaces and marks continuations with "##"; the offsets give back the
         # original text of each token, with the gap before it, so the pieces read like the
         # sentence ("Once", " upon", ","). An unknown word shows as [UNK].
-        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        encoding = self._encode_encoding(text, add_special_tokens=False)
         out = []
         previous_end = 0
         for token_id, (start, end) in zip(encoding.ids, encoding.offsets):
@@ -312,5 +312,27 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
 def from_file(path: Path) -> Adapter:
     """A user's `tokenizer.json` (any HF model type), encoded without special tokens."""
     text = Path(path).read_text(encoding="utf-8")
-    return HFAdapter(text, id=file_id(path), family="file-hf", train_seconds=None,
-                     settings={"source": str(path)})
+    return HFAdapter(text, id=file_id(path), family="file-hf", train_seconds=None, settings={"source": str(path)})
+
+
+def is_panic(exc: BaseException) -> bool:
+    """A Rust panic in HF tokenizers: pyo3's PanicException, a BaseException of a module made at run time."""
+    return type(exc).__name__ == "PanicException"
+
+
+class GaveUp(ValueError):
+    """HF tokenizers gave up on a text (a Rust panic, turned into an ordinary error)."""
+
+
+def _without_panics(encode):
+    """`encode`, with the Rust panic HF raises on a regex it gives up on (a PanicException, which
+    is not an Exception) as a GaveUp error: the tokenizer fails on that text, the run goes on."""
+    def guarded(text: str, **options):
+        try:
+            return encode(text, **options)
+        except BaseException as exc:
+            if not is_panic(exc):
+                raise
+            raise GaveUp(f"HF tokenizers gave up on this text ({str(exc).strip().splitlines()[0][:120]})") from None
+
+    return guarded

@@ -1,13 +1,16 @@
 """A user's tokenizer file (`--tokenizer-file`): HF `tokenizer.json`, SentencePiece `.model`, a
 tiktoken rank file, or one of our model files, recognised by its content; its id is
-`file/<file name>`.
+`file/<file name>`. A tokenizer.json whose regexes backtrack without end is refused when read.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from benchmark.adapters.base import Adapter
 from benchmark.adapters.table import FILE, Family, file_id
@@ -79,7 +82,9 @@ def load_tokenizer_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
         if kind == "hf":
             from benchmark.adapters import hf_tokenizers
 
-            return hf_tokenizers.from_file(path)
+            adapter = hf_tokenizers.from_file(path)
+            refuse_backtracking(adapter, path)
+            return adapter
         if kind == "inhouse":
             from benchmark.adapters import inhouse
 
@@ -95,3 +100,68 @@ def load_tokenizer_file(path: Path, *, pattern: str = "cl100k") -> Adapter:
         raise
     except Exception as exc:  # a library's own error about a damaged file
         raise BenchmarkError(f"{path}: could not load as a tokenizer ({type(exc).__name__}: {exc})") from None
+
+
+def _regexes(config: Any) -> list[str]:
+    """Every `{"Regex": ...}` of a tokenizer.json (pre-tokenizer, normalizer, decoder)."""
+    if isinstance(config, dict):
+        own = [config["Regex"]] if isinstance(config.get("Regex"), str) else []
+        return own + [found for value in config.values() for found in _regexes(value)]
+    if isinstance(config, list):
+        return [found for value in config for found in _regexes(value)]
+    return []
+
+
+def refuse_backtracking(adapter: Adapter, path: Path) -> None:
+    """HF runs a tokenizer.json's regexes in Oniguruma, which gives up on one that backtracks
+    without end ("retry-limit-in-match over") by a Rust panic: a traceback, and pages of Rust
+    backtrace on stderr. The probes that find such a pattern in our own model files run here, in
+    HF's engine, quietly; one that panics refuses the file in one line."""
+    patterns = _regexes(json.loads(adapter.tokenizer.to_str()))
+    if not patterns:
+        return
+    from benchmark.adapters.hf_tokenizers import GaveUp
+    from benchmark.bpe.patterns import PROBES
+
+    with _stderr_silenced():
+        for probe in PROBES:
+            try:
+                adapter.encode(probe)
+            except GaveUp as exc:
+                guilty = [pattern for pattern in patterns if _gives_up(pattern, probe)] or patterns
+                shown = ", ".join(repr(pattern) for pattern in guilty[:3])
+                raise BenchmarkError(
+                    f"{path}: its regex {shown} backtracks without end: on {probe[:1]!r} * {len(probe) - 1} and "
+                    f"{probe[-1]!r}, {exc}; use a pattern without nested repeats of overlapping alternatives") from None
+
+
+def _gives_up(pattern: str, text: str) -> bool:
+    """Whether HF's engine gives up splitting `text` at `pattern` alone (called with stderr silenced)."""
+    import tokenizers  # already imported by the adapter, with its thread settings
+
+    from benchmark.adapters.hf_tokenizers import is_panic
+
+    try:
+        tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), behavior="isolated").pre_tokenize_str(text)
+    except Exception:
+        return False
+    except BaseException as exc:
+        if not is_panic(exc):
+            raise
+        return True
+    return False
+
+
+@contextmanager
+def _stderr_silenced():
+    """File descriptor 2 to /dev/null for the block: where a Rust panic prints."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)

@@ -105,15 +105,16 @@ def resolve_pattern(pattern: str | None) -> tuple[str, str | None]:
 
 # A custom pattern is a stranger's regex, and the `regex` engine backtracks: "(?:a|a)+$" takes 2^n
 # steps on n a's and a "!". One that is that slow on a short run of one character class is refused
-# when it is read; any other runs with a time limit (`bounded_findall`).
+# when it is read; any other runs with a time limit (`bounded_findall`). PROBES also try the regexes
+# of a user's HF tokenizer.json (adapters/hf_tokenizers.py), which run in another engine.
 _PROBE_SECONDS = 0.25
-_PROBES = tuple(run * 40 + end for run in ("a", "A", "1", " ", "\t", "!", "é", "日", "a1", "a ")
+PROBES = tuple(run * 40 + end for run in ("a", "A", "1", " ", "\t", "!", "é", "日", "a1", "a ")
                 for end in ("!", "\n", "\x00"))
 
 
 def _check_backtracking(pattern: str) -> None:
     compiled = regex.compile(execution_form(pattern))
-    for probe in _PROBES:
+    for probe in PROBES:
         try:
             compiled.findall(probe, timeout=_PROBE_SECONDS)
         except TimeoutError:

@@ -44,6 +44,7 @@ MIN_LANGUAGES_FOR_MEAN = 3  # fewer, and the mean is hardly steadier than one ce
 BASELINE_FORMAT = "tokencost-speed-baseline"
 BASELINE_FORMAT_VERSION = 2
 _RECORD_AGAIN = "record it again with `python -m benchmark speed --update-baseline`"
+_MAX_BASELINE_BYTES = 4 * 1024 * 1024  # a baseline is a few kB: one ratio per language and figure
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,35 @@ def baseline_from_rows(rows: Sequence[RatioRow], *, tolerance: float = DEFAULT_T
     return Baseline({(r.language, r.figure): r.ratio for r in rows}, tolerance, info)
 
 
+def check_replaceable(path: Path, option: str = "--baseline") -> None:
+    """A BenchmarkError unless a baseline may be written at `path`: nothing stands there, or a
+    speed baseline does (of any version). Anything else, a results.json, a user's file, a link, a
+    FIFO, is not ours to replace."""
+    from benchmark.plumbing.fileio import read_bounded
+
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return
+    fix = "--update-baseline replaces only a speed baseline this program wrote: give another path, or move that file away"
+    if path.is_symlink():
+        raise BenchmarkError(f"{option} {path}: is a symbolic link; {fix}")
+    data = read_bounded(path, "speed baseline", max_bytes=_MAX_BASELINE_BYTES, hint=fix)
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        document = None
+    found = document.get("format") if isinstance(document, dict) else None
+    if found != BASELINE_FORMAT:
+        what = f"its 'format' is {found!r}" if isinstance(document, dict) else "not a JSON object"
+        raise BenchmarkError(f"{option} {path}: holds a file that is not a speed baseline ({what}); {fix}")
+
+
 def save_baseline(baseline: Baseline, path: Path = DEFAULT_BASELINE) -> None:
+    """Write `baseline` at `path`, where `check_replaceable` allows (checked again: minutes of timing
+    may have passed since the command's own check)."""
     from benchmark.plumbing.fileio import atomic_write_text
 
+    check_replaceable(path)
     ratios: dict[str, dict[str, float]] = {}
     for (language, figure), ratio in baseline.ratios.items():
         ratios.setdefault(language, {})[figure] = float(f"{ratio:.4g}")

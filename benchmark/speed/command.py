@@ -24,7 +24,7 @@ from benchmark.corpora import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.speed.baseline import (
     BASELINE_REPEATS, DEFAULT_BASELINE, DEFAULT_FIGURE_TOLERANCE, DEFAULT_TOLERANCE, Baseline, baseline_from_rows,
-    check_figures, check_ratios, check_same_text, load_baseline, save_baseline,
+    check_figures, check_ratios, check_replaceable, check_same_text, load_baseline, save_baseline,
 )
 from benchmark.speed.figures import (
     SCALING_REPEATS, TEXTBOOK_LINES, TEXTBOOK_VOCAB_SIZE, measure_scaling, measure_textbook,
@@ -92,6 +92,7 @@ class SpeedOptions:
             if Path(self.baseline).is_dir():
                 raise BenchmarkError(f"--baseline {self.baseline}: is a folder; give the baseline file's path")
             check_writable_folder(Path(self.baseline).parent, "--baseline")
+            check_replaceable(Path(self.baseline))
 
 
 def run_speed(options: SpeedOptions, *, out: TextIO | None = None,
