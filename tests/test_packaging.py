@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "benchmark"
+from tests.support.paths import REPO
+
+PACKAGE = REPO / "benchmark"
 
 WORKER = """
 import pickle, sys
@@ -41,7 +42,7 @@ def wheel(tmp_path_factory) -> Path:
     source = tmp_path_factory.mktemp("source")
     shutil.copytree(PACKAGE, source / "benchmark", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
+        shutil.copy(REPO / name, source / name)
     dist = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                            "--wheel-dir", str(dist), str(source)], capture_output=True, text=True, timeout=300)
@@ -52,7 +53,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_file_of_the_package(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    files = [path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*")
+    files = [path.relative_to(REPO).as_posix() for path in PACKAGE.rglob("*")
              if path.is_file() and "__pycache__" not in path.parts]
     missing = [name for name in files if name not in names]
     assert not missing, f"pip wheel leaves out {missing}: add their pattern to [tool.setuptools.package-data]"

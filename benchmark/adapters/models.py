@@ -5,7 +5,7 @@ Each line (a `ModelInfo`, the type the run record keeps them in) names a model a
 where the pairing comes from and when that was read, and a note where one is due. The pairings
 come from the vendors' own code where it exists (tiktoken's MODEL_TO_ENCODING and
 MODEL_PREFIX_TO_ENCODING, mistral-common's MODEL_NAME_TO_TOKENIZER_CLS, llama-models' registry,
-Alibaba's dashscope, Google's MaxText; tests/test_models.py checks each line against that code),
+Alibaba's dashscope, Google's MaxText; tests/adapters/test_models.py checks each line against that code),
 otherwise from the vendor's documentation, named in `source`.
 
 A name matches a model exactly, as a dated or numbered snapshot of it (`gpt-4o-2024-08-06` is

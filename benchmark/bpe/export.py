@@ -37,7 +37,7 @@ from benchmark.bpe.patterns import CL100K_PATTERN, compile_pattern, execution_fo
 from benchmark.bpe.tables import merged_bytes
 from benchmark.plumbing.fileio import atomic_write_text
 
-# Pattern texts as Oniguruma must read them to split as our `regex` does (tests/test_bpe_hf.py).
+# Pattern texts as Oniguruma must read them to split as our `regex` does (tests/bpe/test_export.py).
 HF_FORMS: dict[str, str] = {CL100K_PATTERN: CL100K_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")}
 
 

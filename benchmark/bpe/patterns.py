@@ -157,7 +157,7 @@ def bounded_findall(compiled: regex.Pattern[str], pattern: str) -> Callable[[str
 #   on the space.
 # - `\s++$`: `$` (no MULTILINE) holds only at the end or before a final newline, which a shorter
 #   run of spaces reaches only if the whole run does, and the greedy run tries the whole run first.
-# tests/test_bpe_tiktoken.py checks both forms split alike, on corpora, adversarial and random text.
+# tests/bpe/test_against_tiktoken.py checks both forms split alike, on corpora, adversarial and random text.
 EXECUTION_FORMS: dict[str, str] = {
     CL100K_PATTERN: (
         r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""

@@ -4,7 +4,7 @@ What this module adds: `SafeSplitter`, which (1) cuts a pre-token where no token
 can sit over the cut, so that BPE of the whole equals BPE of the pieces, and (2) starts a
 multi-byte character as one part when its own merges provably come first. Both give exactly the
 ids of merging one part per byte (the proofs are in `SafeSplitter`'s docstring;
-tests/test_bpe_tiktoken.py checks them against tiktoken on corpora and random text).
+tests/bpe/test_against_tiktoken.py checks them against tiktoken on corpora and random text).
 
 What it leaves out: the merge loops themselves (encode.py) and the caches of whole pre-tokens and
 segments (tokenizer.py); it keeps only its own memos, keyed by characters.

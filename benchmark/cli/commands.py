@@ -92,7 +92,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
 
 def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
     """`run`'s first lines: which text is measured and which trains, the folders named as the run
-    record names them (tests/test_train_corpus.py shows each case)."""
+    record names them (tests/measure/test_train_corpus.py shows each case)."""
     from benchmark.measure.plan import display_path, is_trained_id
 
     def split_of(corpus, split: str) -> str:

@@ -213,5 +213,5 @@ def _check_same_ids(ours: Engine, yardstick: Engine, texts: LanguageTexts) -> No
         if list(ours.encode(text)) != list(yardstick.encode(text)):
             raise BenchmarkError(
                 f"{texts.language} devtest line {line_number}: {ours.name} and {yardstick.name} give "
-                "different ids; fix the encoder (tests/test_bpe_*.py) before timing it"
+                "different ids; fix the encoder (tests/bpe/) before timing it"
             )

@@ -1,6 +1,6 @@
 """Build `tests/data/results_many.json`: the results of a real, small run of this repo over fourteen
 languages in nine scripts (one of them written right to left), for the report's layouts for more
-languages than a palette has colours (benchmark/report/many_languages.py).
+languages than a palette has colours (benchmark/report/plots/many_languages.py).
 
 Run once by hand (`python tests/data/make_many_fixture.py`); the JSON is committed and the tests
 only read it. Everything in it is measured by `python -m benchmark run`, as a user's run would be.

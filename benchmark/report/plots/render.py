@@ -3,7 +3,7 @@
 `draw_plot` draws one spec and closes nothing global (figures are plain `Figure` objects), so
 plots are drawn each in a worker process, on every core (`render_plots`): the plots are
 independent, and drawing one is matplotlib's text layout and rasterising, in Python, on one core.
-The bytes are those of drawing them here (tests/test_report_files.py).
+The bytes are those of drawing them here (tests/report/test_write_reports.py).
 """
 
 from __future__ import annotations

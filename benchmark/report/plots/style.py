@@ -26,7 +26,7 @@ from benchmark.report.view import ReportView
 # vendor or a trained family gives it the next colour, no edit here. Within a kind (the vendors'
 # fixed vocabularies; the tokenizers trained here) any two are at least 10 apart in CAM02-UCS for
 # normal vision and for simulated deuteranopia, protanopia and tritanopia
-# (tests/test_report_palette.py; Okabe & Ito's own closest pair is 11). The two kinds are drawn in
+# (tests/report/test_style.py; Okabe & Ito's own closest pair is 11). The two kinds are drawn in
 # separate panels or with their own line styles.
 KIND_COLOURS = {
     # tiktoken first: OpenAI, the baseline everyone knows, near black

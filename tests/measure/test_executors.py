@@ -1,0 +1,149 @@
+"""Counting on every core or on a cluster gives exactly the rows of counting in one process.
+
+The executors only move work: the rows (all but the timing columns) must be identical whether the
+sentences are counted here, by forked or fresh worker processes, or by the workers of a real Dask
+scheduler started on loopback.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from benchmark.measure import executors
+from benchmark.measure.executors import (
+    CountTask,
+    count_tasks,
+    make_executor,
+    merge_results,
+    merged_vocabulary,
+    run_count_task,
+)
+from benchmark.measure.plan import RunConfig, plan_run
+from benchmark.measure.run import run_benchmark
+from tests.support.rows import rows_without_timing
+
+TOKENIZERS = ("bpe/*", "sentencepiece/*", "hf/*", "tiktoken/*")
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory) -> RunConfig:
+    cache = tmp_path_factory.mktemp("cache")
+    return RunConfig(languages=("eng_Latn", "jpn_Jpan", "kor_Hang"), vocab_sizes=(1024, 3000), max_sentences=60,
+                     tokenizers=TOKENIZERS, repeats=1, cache_dir=cache)
+
+
+@pytest.fixture(scope="module")
+def serial(config):
+    return run_benchmark(plan_run(config))
+
+
+def test_worker_processes_count_exactly_what_one_process_counts(config, serial, monkeypatch):
+    forked = run_benchmark(plan_run(config), executor=make_executor("processes", 2))
+    assert forked.record.settings.counting.n_workers == 2 and forked.record.settings.counting.executor == "processes"
+    assert rows_without_timing(forked.rows) == rows_without_timing(serial.rows)
+    assert any(row.ok and row.family == "bpe-balanced" for row in forked.rows)
+    # Workers started fresh (no fork) build every tokenizer from its recipe: the same rows.
+    monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)
+    fresh = run_benchmark(plan_run(config), executor=make_executor("processes", 2))
+    assert rows_without_timing(fresh.rows) == rows_without_timing(serial.rows)
+
+
+def test_tasks_split_a_long_text_and_merge_back_in_order(serial):
+    from benchmark.adapters import PRETRAINED
+
+    from benchmark.words.segmenters import segment_language
+
+    adapter = PRETRAINED["tiktoken/cl100k_base"]()
+    texts = {"a": [f"sentence {i}" for i in range(25)], "b": ["x"] * 3, "c": [f"{i} y" for i in range(9)]}
+    words = {code: segment_language("eng", lines).spans for code, lines in texts.items()}
+    tasks = count_tasks(adapter.id, adapter.recipe, texts, words, task_lines=10)
+    assert [sum(len(t) for _, t, _ in task.slices) for task in tasks] == [10, 10, 8, 9]
+    assert [task.check_vocabulary for task in tasks] == [True, False, False, False]  # once per tokenizer
+    # Each slice carries its own sentences' words.
+    assert all(len(spans) == len(lines) for task in tasks for _, lines, spans in task.slices)
+    results = list(map(run_count_task, tasks))
+    counts, failures = merge_results(results)
+    assert not failures
+    whole, _ = merge_results([run_count_task(CountTask(adapter.id, adapter.recipe, tuple(
+        (code, tuple(t), words[code]) for code, t in texts.items())))])
+    assert counts == whole
+    assert counts["a"].n_words == 50 and counts["c"].n_words == 18
+    assert merged_vocabulary(results).n_unreachable == 0
+
+
+def test_a_tokenizer_that_raises_in_a_worker_fails_its_language_only():
+    from benchmark.adapters.base import Recipe
+
+    task = CountTask("broken", Recipe("benchmark.adapters.openai_tiktoken:load", ("no_such_encoding",)),
+                     (("eng", ("a",), None), ("jpn", ("b",), None)))
+    result = run_count_task(task)
+    assert result.counts == () and [code for code, _ in result.failures] == ["eng", "jpn"]
+    assert "unknown OpenAI encoding 'no_such_encoding'" in result.failures[0][1]
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A real scheduler and two workers, separate processes on loopback, as on a cluster."""
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent))
+    assert dask, "the dask command comes with dask[distributed]"
+    scheduler_file = tmp_path / "scheduler.json"
+    processes = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", str(scheduler_file)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for _ in range(2):
+            processes.append(subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1",
+                                               "--no-dashboard", "--local-directory", str(tmp_path)],
+                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
+
+
+def test_a_dask_cluster_counts_exactly_what_one_process_counts(config, serial, dask_cluster):
+    assert dask_cluster.startswith("tcp://127.0.0.1:")
+    on_cluster = run_benchmark(plan_run(config), executor=make_executor("dask", scheduler=dask_cluster))
+    assert on_cluster.record.settings.counting.executor == "dask"
+    assert on_cluster.record.settings.counting.n_workers == 2
+    assert rows_without_timing(on_cluster.rows) == rows_without_timing(serial.rows)
+
+
+def test_executor_options_are_checked():
+    from benchmark.plumbing.errors import BenchmarkError
+
+    with pytest.raises(BenchmarkError, match="unknown executor 'threads'"):
+        make_executor("threads")
+    with pytest.raises(BenchmarkError, match="--scheduler is the address of a Dask scheduler: add --executor dask"):
+        make_executor("processes", scheduler="tcp://127.0.0.1:8786")
+    assert make_executor("processes", 1).name == "serial"
+
+
+def test_without_workers_a_two_core_machine_trains_on_both_and_counts_here(monkeypatch):
+    from benchmark.measure import executors
+
+    monkeypatch.setattr(executors, "default_workers", lambda: 2)
+    default = executors.make_executor()
+    assert default.n_workers == 2 and default.counts_here  # training and words on both cores
+    asked = executors.make_executor(workers=2)
+    assert asked.n_workers == 2 and not asked.counts_here  # --workers 2 counts on the pool
+    monkeypatch.setattr(executors, "default_workers", lambda: 4)
+    assert not executors.make_executor().counts_here

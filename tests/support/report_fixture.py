@@ -1,0 +1,34 @@
+"""The fixture the report tests share (tests/report/): a small real results file,
+tests/data/results_fixture.json, and the reports rendered from it once per test module.
+
+The fixture holds 40 FLORES-200 sentences per language under tiktoken, bpe_openai and four trained
+families at 1024/4096/16384, with skipped tokenizers; tests/data/make_results_fixture.py built it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmark.report import publish_report as write_reports
+from benchmark.report.view import ReportView
+from benchmark.results.rows import load_results
+from tests.support.paths import DATA
+
+FIXTURE = DATA / "results_fixture.json"
+PLOT_NAMES = (
+    "production_cost", "tokens_per_sentence", "premium", "bytes_per_token", "throughput", "train_seconds", "roundtrip",
+    "token_boundaries",
+)
+
+
+@pytest.fixture(scope="module")
+def results() -> ReportView:
+    return ReportView.of(load_results(FIXTURE))
+
+
+@pytest.fixture(scope="module")
+def rendered(results, tmp_path_factory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("reports")
+    return out, write_reports(results, out, plots=("png", "svg"))
