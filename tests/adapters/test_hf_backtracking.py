@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import REPO
 
 
 def hf_file(path: Path, pattern: str) -> Path:
@@ -27,7 +27,7 @@ def hf_file(path: Path, pattern: str) -> Path:
 
 
 def benchmark_cli(*arguments: str, cwd: Path) -> subprocess.CompletedProcess:
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "RUST_BACKTRACE": "1", "CI": "true",
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "RUST_BACKTRACE": "1", "CI": "true",
                    "XDG_CACHE_HOME": str(cwd / "cache")}
     return subprocess.run([sys.executable, "-m", "benchmark", *arguments], cwd=cwd, env=environment,
                           capture_output=True, text=True, timeout=300)

@@ -20,9 +20,8 @@ from benchmark.measure.counting import Counts
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.results_cache import ResultsCache, counting_packages
 from benchmark.measure.run import run_benchmark
-from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
-
-DATA = Path(__file__).resolve().parents[1] / "data"
+from tests.support.paths import DATA
+from tests.support.rows import rows_without_timing
 
 
 def _run(cache_dir: Path):
@@ -32,7 +31,7 @@ def _run(cache_dir: Path):
 
 
 def _figures(results):
-    return [{k: getattr(r, k) for k in ROW_FIELDS if k not in TIMING_FIELDS} for r in results.rows]
+    return rows_without_timing(results.rows)
 
 
 @pytest.fixture(scope="module")

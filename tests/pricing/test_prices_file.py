@@ -18,9 +18,9 @@ from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.book import price_book
 from benchmark.pricing.prices_file import MAX_PRICES_BYTES, read_user_prices
 from benchmark.results.rows import load_results
+from tests.support.paths import DATA, REPO
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "tests" / "data" / "results_cost.json"
+FIXTURE = DATA / "results_cost.json"
 HEADER = "model,input_usd_per_mtok,context_window,tokenizer\n"
 
 
@@ -206,7 +206,7 @@ def test_a_prices_file_at_the_size_bound_is_booked_in_one_pass(tmp_path, results
               "load_results; book = price_book(load_results(sys.argv[1]), prices=sys.argv[2]); "
               "print(len(book.models['tiktoken/o200k_base']))")
     done = subprocess.run([sys.executable, "-c", script, str(FIXTURE), str(path)], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) >= len(lines) - 1
 

@@ -14,16 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmark.speed.baseline import load_baseline
+from tests.support.paths import DATA, REPO
 
-ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "tests" / "data" / "results_fixture.json"
+RESULTS = DATA / "results_fixture.json"
 STATES = ["absent", "baseline", "results.json", "user text", "user bytes", "link to a user file", "fifo"]
 
 
 def update(baseline: Path, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "benchmark", "speed", "--update-baseline", "--baseline", str(baseline),
                            "--languages", "eng_Latn", "--max-sentences", "5", "--repeats", "1"], cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO), "CI": "true"}, capture_output=True, text=True,
                           timeout=300)
 
 
