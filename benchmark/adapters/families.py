@@ -43,6 +43,10 @@ PRETRAINED_TOKENIZERS: dict[str, Pretrained] = {
                                      key=lambda spec: spec.family.order)  # stable: a module's own order kept
 }
 MODULE_OF: dict[str, str] = {spec.id: module.__name__ for module in PRODUCTION_MODULES for spec in module.TOKENIZERS}
+# Every vendor's vocabulary once: not a second engine of one (`bpe_openai/*`, tiktoken's ids).
+VENDOR_VOCABULARIES: tuple[str, ...] = tuple(i for i, spec in PRETRAINED_TOKENIZERS.items() if spec.same_ids_as is None)
+# What `--tokenizers production` stands for: VENDOR_VOCABULARIES, however many vendors there are.
+PRODUCTION_SELECTOR = "production"
 
 FAMILIES: tuple[Family, ...] = tuple(sorted(
     {spec.family for spec in PRETRAINED_TOKENIZERS.values()} | set(OTHER_FAMILIES),
@@ -126,9 +130,9 @@ def tokenizer_sort_key(row_or_meta) -> tuple:
 
 
 def production_tokenizers(rows) -> list[str]:
-    """The vendors' vocabularies measured in these result rows, in report order; bpe-openai's only
-    when tiktoken (the same vocabularies, another engine) was not run."""
+    """The vendors' vocabularies measured in these result rows, in report order; a second engine of
+    one (`bpe_openai/cl100k_base`) only when the first (`tiktoken/cl100k_base`) was not run."""
     measured = {row.tokenizer: row for row in rows if row.ok and is_production(row.family)}
-    engines = {row.family for row in measured.values()}
-    shown = [row for row in measured.values() if not (row.family == "bpe_openai" and "tiktoken" in engines)]
+    same_as = {i: spec.same_ids_as for i, spec in PRETRAINED_TOKENIZERS.items()}
+    shown = [row for row in measured.values() if same_as.get(row.tokenizer) not in measured]
     return [row.tokenizer for row in sorted(shown, key=tokenizer_sort_key)]

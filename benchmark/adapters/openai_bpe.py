@@ -8,12 +8,13 @@ tiktoken's (the conformance test checks it), so only the speed differs.
 from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe, source_info
-from benchmark.adapters.openai_tiktoken import EncodingAdapter, vendor_file
+from benchmark.adapters.openai_tiktoken import FAMILY as TIKTOKEN, EncodingAdapter, vendor_file
 from benchmark.adapters.table import PRODUCTION, Family, Pretrained
 from benchmark.bpe.openai_ranks import ENCODINGS, rank_file
 
 FAMILY = Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", PRODUCTION, order=20)
-TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name)) for name in ENCODINGS)
+TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name), same_ids_as=f"{TIKTOKEN.family}/{name}")
+                   for name in ENCODINGS)
 __all__ = ["BpeOpenAIAdapter", "load", "vendor_file"]  # vendor_file (tiktoken's files): the registry asks each module
 
 

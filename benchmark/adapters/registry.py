@@ -23,7 +23,8 @@ from typing import Callable, Sequence
 
 from benchmark.adapters.base import Adapter, Failed, NotBuilt, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
-from benchmark.adapters.families import MODULE_OF, PRETRAINED_TOKENIZERS, is_trained_id, requested_size
+from benchmark.adapters.families import (MODULE_OF, PRETRAINED_TOKENIZERS, PRODUCTION_SELECTOR, VENDOR_VOCABULARIES,
+                                         is_trained_id, requested_size)
 from benchmark.adapters.inhouse import mix_family
 from benchmark.adapters.google_sentencepiece import UNIGRAM
 from benchmark.adapters.hf_parity import HF_PARITY
@@ -123,7 +124,8 @@ def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES,
 
 def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra_ids: Sequence[str] = (),
                mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> list[str]:
-    """The ids matching `--tokenizers` (exact ids or shell patterns like `hf/*`), in report order.
+    """The ids matching `--tokenizers` (exact ids, shell patterns like `hf/*`, or `production`: every
+    vendor's vocabulary, once), in report order.
 
     `extra_ids` are the ids of the user's tokenizer files (`file/<name>`): asked for explicitly,
     they are included unless a pattern picks some of them (`--tokenizers 'file/*'` measures only them,
@@ -135,11 +137,17 @@ def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra
     selected = set()
     for pattern in patterns:
         # An id given as it is means that id alone, even when it reads as a pattern ('file/[ab].json').
-        matches = [pattern] if pattern in ids + extra else [i for i in ids + extra if fnmatch.fnmatchcase(i, pattern)]
+        if pattern == PRODUCTION_SELECTOR:
+            matches = list(VENDOR_VOCABULARIES)
+        elif pattern in ids + extra:
+            matches = [pattern]
+        else:
+            matches = [i for i in ids + extra if fnmatch.fnmatchcase(i, pattern)]
         if not matches:
             raise BenchmarkError(
                 f"unknown tokenizer {pattern!r}; known with --vocab-sizes "
-                f"{','.join(map(str, vocab_sizes))}: {', '.join(ids + extra)} (patterns like 'hf/*' work too)"
+                f"{','.join(map(str, vocab_sizes))}: {', '.join(ids + extra)} (patterns like 'hf/*' work too, "
+                f"and {PRODUCTION_SELECTOR!r}: every vendor's vocabulary)"
             )
         selected.update(matches)
     # The user's files are measured unless the patterns choose among them.

@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"sizes of the trained tokenizers (default {sizes(DEFAULT_VOCAB_SIZES)}; "
                             f"--quick {sizes(QUICK_VOCAB_SIZES)})")
         p.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS",
-                       help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`)")
+                       help="restrict to these ids or patterns, e.g. 'bpe/*,tiktoken/o200k_base' (see `list`); "
+                            "production: every vendor's vocabulary, once")
         p.add_argument("--train-mix", dest="train_mixes", action="append", metavar="MIX",
                        help=f"a training mix of our BPE, repeatable: {', '.join(BUILT_IN)}, another script's "
                             "characters first like 'han-first' or 'hiragana+katakana-first', or shares of the "

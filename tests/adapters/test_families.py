@@ -8,12 +8,14 @@ import importlib
 
 import pytest
 
-from benchmark.adapters import PRETRAINED, candidate_ids, trained_families
+from benchmark.adapters import PRETRAINED, candidate_ids, select_ids, trained_families
 from benchmark.adapters.families import (
     FAMILIES,
     FAMILY_BY_NAME,
     MODULE_OF,
     PRETRAINED_TOKENIZERS,
+    PRODUCTION_SELECTOR,
+    VENDOR_VOCABULARIES,
     family_info,
     family_name,
     family_of_id,
@@ -21,12 +23,14 @@ from benchmark.adapters.families import (
     is_production,
     is_trained,
     is_trained_id,
+    production_tokenizers,
     requested_size,
     vendor_packages,
 )
 from benchmark.adapters.registry import pretrained_file
 from benchmark.adapters.table import KINDS, PRODUCTION, TRAINED
 from benchmark.corpora.mixes import parse_mix
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.pinned import pinned_versions
 
 
@@ -88,3 +92,28 @@ def test_every_package_a_file_is_read_from_is_pinned_in_pyproject():
         pytest.skip("the suite is not installed: no metadata to read the pins from")
     for package in vendor_packages():
         assert package in pins, package
+
+
+def test_production_selects_every_vendors_vocabulary_once():
+    # A second engine of a vocabulary names the one whose ids it repeats; only that one is selected.
+    twins = {i: spec.same_ids_as for i, spec in PRETRAINED_TOKENIZERS.items() if spec.same_ids_as}
+    assert twins and all(PRETRAINED_TOKENIZERS[first].same_ids_as is None for first in twins.values())
+    assert set(VENDOR_VOCABULARIES) == set(PRETRAINED) - set(twins)
+    assert select_ids([PRODUCTION_SELECTOR], [1024]) == list(VENDOR_VOCABULARIES)
+    both = select_ids([PRODUCTION_SELECTOR, "bpe/balanced-*"], [1024, 4096])
+    assert both == ["bpe/balanced-1024", "bpe/balanced-4096", *VENDOR_VOCABULARIES]
+    with pytest.raises(BenchmarkError, match="'production': every vendor's vocabulary"):
+        select_ids(["productions"], [1024])
+
+
+class _Row:
+    def __init__(self, tokenizer: str) -> None:
+        spec = PRETRAINED_TOKENIZERS[tokenizer]
+        self.tokenizer, self.family, self.vocab_size, self.ok = tokenizer, spec.family.family, 0, True
+
+
+def test_a_second_engine_is_shown_only_without_the_first():
+    rows = [_Row(i) for i in PRETRAINED]
+    assert sorted(production_tokenizers(rows)) == sorted(VENDOR_VOCABULARIES)
+    alone = [_Row("bpe_openai/o200k_base"), _Row("tiktoken/cl100k_base"), _Row("llama/llama3")]
+    assert production_tokenizers(alone) == ["tiktoken/cl100k_base", "bpe_openai/o200k_base", "llama/llama3"]

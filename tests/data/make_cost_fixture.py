@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from make_mixes_fixture import run_fixture  # the folder of this script is on sys.path when it runs
 
+from benchmark.adapters.families import PRODUCTION_SELECTOR
+
 LANGUAGES = "eng,hin,amh,yor,kor,zho_Hans"
 COMMAND = ["run", "--languages", LANGUAGES, "--max-sentences", "40", "--repeats", "1", "--no-plots",
-           "--tokenizers", "tiktoken/*,llama/*,mistral/*,qwen/*,deepseek/*,google/*,xai/*,anthropic/*"]
+           "--tokenizers", PRODUCTION_SELECTOR]
 
 if __name__ == "__main__":
     run_fixture(COMMAND, "results_cost.json")
