@@ -168,6 +168,7 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
                plots: bool = True, replace_foreign: bool = False, out: TextIO | None = None) -> int:
     """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
     from benchmark.plumbing.progress import progress_enabled
+    from benchmark.plumbing.manifest import sha256_file
     from benchmark.plumbing.publish import claim_output
     from benchmark.results.rows import load_results
 
@@ -175,7 +176,9 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
     results_path = Path(results_path)
     results = load_results(results_path)
     output = Path(output) if output is not None else results_path.parent
-    with claim_output(output, replace_foreign=replace_foreign) as claim:
+    # The results file is copied into the report byte for byte: one equal to it in the folder loses nothing.
+    carried = {"results.json": sha256_file(results_path)}
+    with claim_output(output, replace_foreign=replace_foreign, carried=carried) as claim:
         # Copied into the new folder before the swap, so one inside the folder being replaced is fine.
         written = _publish(results, output, plots=plots, show_progress=progress_enabled(), results_file=results_path,
                            claim=claim)
@@ -206,6 +209,13 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
                           enabled=not config.retrain)
     built = build_tokenizers(ids, training, cache, families=trained_families(mixes),
                              on_step=lambda label: print(label, file=sys.stderr))
+    targets = {t.id: Path(save_dir) / (t.id.replace("/", "_") + t.file_suffix)
+               for t in built if save_dir is not None and not isinstance(t, NotBuilt)}
+    if targets:  # before any model is written: a file of the same name that is not ours is kept
+        from benchmark.plumbing.manifest import refuse_not_ours
+
+        refuse_not_ours(Path(save_dir), [path.name for path in targets.values()], "--save-dir",
+                        hint=" (the trained models are in the cache: training again takes seconds)")
     print(f"{'tokenizer':<28} {'vocab_size':>10} {'train_seconds':>13}  status", file=out)
     saved = []
     for tokenizer in built:
@@ -213,10 +223,13 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
             print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  {tokenizer.status}", file=out)
             continue
         print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {tokenizer.train_seconds:>13.2f}  ok", file=out)
-        if save_dir is not None:
-            path = Path(save_dir) / (tokenizer.id.replace("/", "_") + tokenizer.file_suffix)
-            tokenizer.save(path)
-            saved.append(path)
+        if tokenizer.id in targets:
+            tokenizer.save(targets[tokenizer.id])
+            saved.append(targets[tokenizer.id])
+    if saved:
+        from benchmark.plumbing.manifest import record_saved
+
+        record_saved(Path(save_dir), saved)  # what this program wrote there, so a later run may replace it
     print(f"cache: {cache.root}", file=out)
     if save_dir is not None:
         # Where the files went, and how they are named: the id with / as _ (`--tokenizer-file` reads them).

@@ -9,10 +9,13 @@ A report folder carries `manifest.json`, written last:
 the manifest does not list, one whose SHA-256 differs, a folder or link the report did not make.
 A folder inside it that is a report of its own (`nested_reports`: reports/all-languages/ in
 reports/) is neither listed nor foreign: a new report of the outer folder carries it over.
-A folder written before reports had a manifest (no manifest.json) counts as a report when each
-file in it is one that version wrote: results.json (a results file), results.csv, summaries.csv,
-README.md and index.html that name that results file's run ("Run of <date>"), and plots/<name>.png
-or .svg that its README.md links to; anything else there is foreign.
+A folder without a manifest is no report: every file in it is foreign (a user's results.csv
+beside a copied results.json was once taken for a report's), but for the files the new report
+carries byte for byte (`carried`: the results file `report` renders), which lose nothing.
+
+A user's folder where this program writes a few named files (`train --save-dir`) carries the
+same listing of just those, `saved-models.json`: `not_ours` names the files about to be written
+that stand there and are not what it wrote, unchanged, so that they are refused, not replaced.
 """
 
 from __future__ import annotations
@@ -22,14 +25,14 @@ import json
 import os
 from pathlib import Path
 
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.fileio import atomic_write_text
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "tokencost-report-manifest"
 MANIFEST_VERSION = 1
-_LEGACY_TEXT_FILES = ("results.csv", "summaries.csv")
-_LEGACY_RUN_PAGES = ("README.md", "index.html")
-_RESULTS_FORMAT = "tokencost-results"
+SAVED = "saved-models.json"
+SAVED_FORMAT = "tokencost-saved-models"
 
 
 def sha256_file(path: Path) -> str:
@@ -72,31 +75,68 @@ def write_manifest(folder: Path) -> Path:
     return path
 
 
-def foreign_files(folder: Path) -> list[str]:
+def foreign_files(folder: Path, *, carried: dict[str, str] | None = None) -> list[str]:
     """What in `folder` a new report may not replace, as paths relative to it ("notes.txt",
-    "README.md (changed)"); empty when the folder is absent, empty, or exactly a report."""
+    "README.md (changed)"); empty when the folder is absent, empty, or exactly a report.
+    `carried`: name -> SHA-256 of files the new report holds byte for byte, not foreign when equal."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
     entries = _outside_nested(_entries(folder), nested_reports(folder))
-    listed = _listed_files(folder / MANIFEST)
-    if listed is None:
-        return _legacy_foreign(folder, entries)
-    made = {MANIFEST, *listed}
+    written = _listed_files(folder / MANIFEST)
+    manifest = set() if written is None else {MANIFEST}  # the manifest itself, when it is one
+    listed = {**(carried or {}), **(written or {})}
+    made = {*manifest, *listed}
     made_dirs = {str(Path(name).parent) for name in made} - {"."}
     made_dirs |= {str(parent) for name in made_dirs for parent in Path(name).parents} - {"."}
     foreign = []
     for name, kind in entries:
         if kind == "dir" and name in made_dirs:
             continue
-        if kind == "file" and name == MANIFEST:
+        if kind == "file" and name in manifest:
             continue
         if kind == "file" and name in listed:
             if sha256_file(folder / name) != listed[name]:
-                foreign.append(f"{name} (changed)")
+                foreign.append(f"{name} (changed)" if name in (written or {}) else name)
             continue
         foreign.append(name + ("/" if kind == "dir" else ""))
     return _without_contents(foreign)
+
+
+def not_ours(folder: Path, names: list[str]) -> list[str]:
+    """Of `names` (files about to be written in `folder`), those that stand there and are not what
+    this program wrote there, unchanged (nor the listing itself, when it is not ours)."""
+    folder = Path(folder)
+    listing = folder / SAVED
+    listed = _listed_files(listing, SAVED_FORMAT)
+    found = [SAVED] if listed is None and (listing.exists() or listing.is_symlink()) else []
+    for name in names:
+        path = folder / name
+        if not path.exists() and not path.is_symlink():
+            continue
+        regular = path.is_file() and not path.is_symlink()
+        if not regular or name not in (listed or {}) or sha256_file(path) != listed[name]:
+            found.append(name)
+    return found
+
+
+def refuse_not_ours(folder: Path, names: list[str], option: str, *, hint: str = "") -> None:
+    """A BenchmarkError naming the files `not_ours` finds, before any is written."""
+    found = not_ours(folder, names)
+    if found:
+        shown = ", ".join(found[:4]) + (f" and {len(found) - 4} more" if len(found) > 4 else "")
+        raise BenchmarkError(f"{option} {folder}: holds {shown}, which this program did not write there (its {SAVED} "
+                             f"does not list it unchanged); move it away, or choose another {option}{hint}")
+
+
+def record_saved(folder: Path, paths: list[Path]) -> Path:
+    """Add `paths` (files just written in `folder`) to its listing with their SHA-256."""
+    folder = Path(folder)
+    files = {**(_listed_files(folder / SAVED, SAVED_FORMAT) or {}),
+             **{Path(path).name: sha256_file(path) for path in paths}}
+    document = {"format": SAVED_FORMAT, "version": MANIFEST_VERSION, "files": dict(sorted(files.items()))}
+    atomic_write_text(folder / SAVED, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    return folder / SAVED
 
 
 def _entries(folder: Path) -> list[tuple[str, str]]:
@@ -116,58 +156,15 @@ def _entries(folder: Path) -> list[tuple[str, str]]:
     return found
 
 
-def _listed_files(path: Path) -> dict[str, str] | None:
+def _listed_files(path: Path, format_name: str = MANIFEST_FORMAT) -> dict[str, str] | None:
     """The manifest's {name: sha256}; None when there is no manifest or it is not one."""
     document = _json_object(path)
-    if document is None or document.get("format") != MANIFEST_FORMAT:
+    if document is None or document.get("format") != format_name:
         return None
     files = document.get("files")
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         return None
     return {name: digest for name, digest in files.items() if ".." not in Path(name).parts}
-
-
-def _legacy_foreign(folder: Path, entries: list[tuple[str, str]]) -> list[str]:
-    """The files of a folder without a manifest that the previous version's report would not
-    have written (every file, when it holds no report at all)."""
-    date = _run_date(folder / "results.json")
-    everything = _without_contents([name + ("/" if kind == "dir" else "") for name, kind in entries
-                                    if (name, kind) != ("plots", "dir")])
-    if date is None:
-        return everything
-    marker = f"Run of {date}"
-    readme = _text(folder / "README.md")
-    linked = {name for name, _ in entries if _is_plot_name(name) and readme is not None
-              and any(f"({name[:-4]}{suffix})" in readme for suffix in (".png", ".svg"))}
-    foreign = []
-    for name, kind in entries:
-        if name == "results.json" and kind == "file":
-            continue
-        if name in _LEGACY_TEXT_FILES and kind == "file":
-            continue
-        if name in _LEGACY_RUN_PAGES and kind == "file" and marker in (_text(folder / name) or ""):
-            continue
-        if name == "plots" and kind == "dir":
-            continue
-        if name in linked and kind == "file":
-            continue
-        foreign.append(name + ("/" if kind == "dir" else ""))
-    return _without_contents(foreign)
-
-
-def _is_plot_name(name: str) -> bool:
-    """plots/<name>.png or .svg, directly in plots/."""
-    return name.startswith("plots/") and name.count("/") == 1 and name.endswith((".png", ".svg"))
-
-
-def _run_date(path: Path) -> str | None:
-    """The date of a results file's run; None when `path` is not a results file of ours."""
-    document = _json_object(path)
-    if document is None or (document.get("format") != _RESULTS_FORMAT and "format_version" not in document):
-        return None
-    record = document.get("record")
-    date = record.get("date") if isinstance(record, dict) else None
-    return date if isinstance(date, str) and date else None
 
 
 def _json_object(path: Path) -> dict | None:
@@ -179,13 +176,6 @@ def _json_object(path: Path) -> dict | None:
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
-
-
-def _text(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def _without_contents(names: list[str]) -> list[str]:

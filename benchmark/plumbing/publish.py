@@ -5,8 +5,9 @@ never loses a file this program did not write.
   the folder, held from the checks before measuring to the end of publishing. A second run on the
   same folder stops at once: "another run (pid N) is writing O".
 - A folder is replaced only when it is absent, empty, or exactly a report (manifest.py: every file
-  listed in its manifest.json, unchanged; or a report of the version before manifests). Anything
-  else stops the run before it measures, naming the files, unless `replace_foreign` is given.
+  listed in its manifest.json, unchanged; a folder without one is no report, but for the files the
+  new report carries byte for byte, `carried`). Anything else stops the run before it measures,
+  naming the files, unless `replace_foreign` is given.
 - `publish` renders every file into a fresh `.<name>.new-XXXXXXXX` beside the folder, writes the
   manifest, then swaps the two: on Linux in one atomic step (renameat2 with RENAME_EXCHANGE),
   elsewhere by two renames. The old folder is checked once more before it is removed; if a file
@@ -28,7 +29,8 @@ from pathlib import Path
 from typing import Callable
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.plumbing.manifest import foreign_files, nested_reports, write_manifest
+from benchmark.plumbing.fileio import mode_kind
+from benchmark.plumbing.manifest import MANIFEST, foreign_files, nested_reports, write_manifest
 
 _NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXXXXXX`, `.<name>.old-XXXXXXXX`
 _MKDTEMP_TAIL = r"[a-z0-9_]{8}"  # what tempfile.mkdtemp adds to the prefix
@@ -39,7 +41,7 @@ class ReportInterrupted(KeyboardInterrupt):
     """Ctrl-C while a report was written; the message says which report the folder holds."""
 
 
-def check_output_folder(folder: Path, *, replace_foreign: bool = False) -> None:
+def check_output_folder(folder: Path, *, replace_foreign: bool = False, carried: dict[str, str] | None = None) -> None:
     """A BenchmarkError unless a report can be published at `folder` (which need not exist yet).
     Does not lock: `claim_output` does, and checks this again under the lock."""
     given = Path(folder)
@@ -61,7 +63,7 @@ def check_output_folder(folder: Path, *, replace_foreign: bool = False) -> None:
         if not os.access(folder.parent, os.W_OK | os.X_OK):
             raise BenchmarkError(f"{given}: cannot replace it, its parent {folder.parent} is not writable")
         if not replace_foreign:
-            _refuse_foreign(given, foreign_files(folder))
+            _refuse_foreign(given, folder, foreign_files(folder, carried=carried))
 
 
 def real_output(folder: Path) -> Path:
@@ -69,22 +71,24 @@ def real_output(folder: Path) -> Path:
     return Path(os.path.realpath(Path(folder)))
 
 
-def _refuse_foreign(given: Path, foreign: list[str]) -> None:
+def _refuse_foreign(given: Path, folder: Path, foreign: list[str]) -> None:
     if not foreign:
         return
     shown = ", ".join(foreign[:4]) + (f" and {len(foreign) - 4} more" if len(foreign) > 4 else "")
+    why = "" if (folder / MANIFEST).is_file() else f" (it has no {MANIFEST}, so none of its files is known to be a report's)"
     raise BenchmarkError(
-        f"{given}: holds files that are not part of a report ({shown}); a new report replaces the whole folder, "
+        f"{given}: holds files that are not part of a report ({shown}){why}; a new report replaces the whole folder, "
         f"so give an empty folder, a new one, or one that holds only a report ({REPLACE_FLAG} deletes them)")
 
 
 class OutputClaim:
     """The right to write one output folder, from the checks before measuring to publishing."""
 
-    def __init__(self, folder: Path, *, replace_foreign: bool = False) -> None:
+    def __init__(self, folder: Path, *, replace_foreign: bool = False, carried: dict[str, str] | None = None) -> None:
         self.given = Path(folder)
         self.folder = real_output(self.given)
         self.replace_foreign = replace_foreign
+        self.carried = carried  # name -> SHA-256 of files the new report holds byte for byte
         self._lock: tuple[int, Path] | None = None
 
     def __enter__(self) -> OutputClaim:
@@ -93,7 +97,7 @@ class OutputClaim:
         self._lock = _lock(self.folder, self.given)
         try:
             if not self.replace_foreign:
-                _refuse_foreign(self.given, foreign_files(self.folder))
+                _refuse_foreign(self.given, self.folder, foreign_files(self.folder, carried=self.carried))
             _remove_leftovers(self.folder)
         except BaseException:
             self.__exit__()
@@ -127,11 +131,11 @@ class OutputClaim:
             _make_readable(staging)
             swapped = _swap(staging, folder)  # from here on, `folder` holds the new report
             if swapped and not self.replace_foreign:
-                foreign = foreign_files(staging)  # the old folder, now at the staging path
+                foreign = foreign_files(staging, carried=self.carried)  # the old folder, now at the staging path
                 if foreign:  # a file appeared in it while the report was rendered: keep it
                     _swap(staging, folder)
                     swapped = False
-                    _refuse_foreign(self.given, foreign)
+                    _refuse_foreign(self.given, folder, foreign)
         except KeyboardInterrupt:
             if swapped:
                 raise ReportInterrupted(f"interrupted: {self.given} holds the new report") from None
@@ -162,10 +166,10 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def claim_output(folder: Path, *, replace_foreign: bool = False) -> OutputClaim:
+def claim_output(folder: Path, *, replace_foreign: bool = False, carried: dict[str, str] | None = None) -> OutputClaim:
     """`with claim_output(folder) as claim: ... claim.publish(write)`; a BenchmarkError at once when
     the folder cannot take a report or another run holds it."""
-    return OutputClaim(folder, replace_foreign=replace_foreign)
+    return OutputClaim(folder, replace_foreign=replace_foreign, carried=carried)
 
 
 def publish(folder: Path, write: Callable[[Path], list[Path]], *, replace_foreign: bool = False) -> list[Path]:
@@ -180,16 +184,22 @@ def publish(folder: Path, write: Callable[[Path], list[Path]], *, replace_foreig
 def _lock(folder: Path, given: Path) -> tuple[int, Path]:
     """Hold `.<name>.lock` beside `folder` (flock, exclusive, not waiting); it holds our pid."""
     path = folder.parent / f".{folder.name}.lock"
+    move = "move it, or choose another --output"
     while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:  # not waiting: a FIFO opened for reading would wait for a writer
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as exc:
             raise BenchmarkError(f"{path}: cannot make the lock of {given} ({exc.strerror})") from None
+        status = os.fstat(fd)
+        kind = mode_kind(status.st_mode)
+        if kind is not None or status.st_nlink != 1:
+            os.close(fd)
+            what = f"is {kind}, not a lock file, and" if kind else "has other names (a hard link), so it is not our lock, and"
+            raise BenchmarkError(f"{path}: {what} stands where the lock of {given} goes; {move}")
         held_by = os.read(fd, 64).decode("ascii", "replace").strip()
         if held_by and not held_by.isdigit():
             os.close(fd)
-            raise BenchmarkError(f"{path}: a file that is not our lock stands where the lock of {given} goes; "
-                                 "move it, or choose another --output")
+            raise BenchmarkError(f"{path}: a file that is not our lock stands where the lock of {given} goes; {move}")
         if not _try_flock(fd):
             held_by = held_by or _holder_pid(fd)
             os.close(fd)

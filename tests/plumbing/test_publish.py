@@ -135,7 +135,8 @@ def test_a_folder_of_a_users_files_is_refused_before_measuring_and_kept(tmp_path
     captured = capsys.readouterr()
     assert "measuring" not in captured.out  # refused before it began
     assert captured.err.startswith(f"error: {folder}: holds files that are not part of a report (README.md, "
-                                   "index.html, plots/raw.csv, plots/thesis/)")
+                                   "index.html, plots/) (it has no manifest.json, so none of its files is known to "
+                                   "be a report's)")
     assert "--replace-foreign" in captured.err
     assert {name: (folder / name).read_text(encoding="utf-8") for name in files} == files
 
@@ -166,24 +167,24 @@ def test_a_report_is_replaced_but_not_once_a_file_in_it_changed_unless_asked(tmp
     assert_whole_report(output)
 
 
-def test_a_report_of_the_version_before_manifests_is_still_a_report(tmp_path):
-    # The version before manifests wrote neither the manifest nor pairwise.csv (results format 4
-    # came with both): the committed reports/ without them is what it left.
+def test_a_folder_without_a_manifest_is_no_report_but_for_what_the_new_one_carries(tmp_path):
+    # issue 38 item 1: a folder without a manifest was taken for a report of the version before
+    # manifests, so a user's results.csv beside a copied results.json was replaced.
+    from benchmark.plumbing.manifest import sha256_file
+
     legacy = tmp_path / "reports"
     shutil.copytree(REPO / "reports", legacy, ignore=shutil.ignore_patterns("all-languages"))
-    (legacy / MANIFEST).unlink(missing_ok=True)
-    (legacy / "pairwise.csv").unlink(missing_ok=True)
     assert foreign_files(legacy) == []
-    (legacy / "plots" / "mine.png").write_bytes(b"\x89PNG")  # not a plot its README shows
-    (legacy / "thesis.md").write_text("mine", encoding="utf-8")
-    assert foreign_files(legacy) == ["plots/mine.png", "thesis.md"]
-    (legacy / "plots" / "mine.png").unlink()
-    (legacy / "thesis.md").unlink()
-    readme = legacy / "README.md"
-    readme.write_text(readme.read_text(encoding="utf-8").replace("Run of ", "Notes of "), encoding="utf-8")
-    assert foreign_files(legacy) == ["README.md"]  # not the README of its results.json's run
-    (legacy / "results.json").unlink()
-    assert "results.csv" in foreign_files(legacy)  # no results file: nothing here is a report
+    (legacy / MANIFEST).unlink()
+    found = foreign_files(legacy)
+    assert {"README.md", "index.html", "results.csv", "results.json", "summaries.csv", "plots/"} <= set(found)
+    carried = {"results.json": sha256_file(legacy / "results.json")}
+    assert "results.json" not in foreign_files(legacy, carried=carried)
+    for name in list(legacy.iterdir()):
+        if name.name != "results.json":
+            shutil.rmtree(name) if name.is_dir() else name.unlink()
+    assert foreign_files(legacy, carried=carried) == []  # only what the new report holds byte for byte
+    assert foreign_files(legacy, carried={"results.json": "0" * 64}) == ["results.json"]
 
 
 # ---------------------------------------------------------------- case 4: checked before measuring

@@ -2,8 +2,9 @@
 the folder holds one whole report, the old one, or nothing written (issue #26).
 
 Hypothesis draws the folder's state (absent, empty, a report, a report or folder with a user's
-files in it and beside it) and a few real `python -m benchmark` processes (run or report) started
-at random moments, some killed at random moments. Each run is real and tiny: one tokenizer, five
+files in it and beside it, a copied results.json beside a user's files: no manifest, so no report)
+and a few real `python -m benchmark` processes (run or report) started at random moments, some
+killed at random moments. Each run is real and tiny: one tokenizer, five
 sentences of a corpus of its own, no plots.
 """
 
@@ -18,14 +19,15 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from benchmark.plumbing.manifest import foreign_files
 from benchmark.results.rows import load_results
 from tests.support.paths import REPO
 
-FOREIGN_INSIDE = ["notes.txt", "README.md", "plots/thesis/figure1.png", "plots/raw.csv", "data/a.csv"]
+FOREIGN_INSIDE = ["notes.txt", "README.md", "plots/thesis/figure1.png", "plots/raw.csv", "data/a.csv", "results.csv",
+                  "summaries.csv"]
 FOREIGN_BESIDE = ["O.txt", ".O.new-mine", ".O.lock.bak", "O-unrendered.json"]
 
 
@@ -64,12 +66,14 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-STATES = st.sampled_from(["absent", "empty", "report", "report+foreign", "foreign"])
+STATES = st.sampled_from(["absent", "empty", "report", "report+foreign", "foreign", "results+foreign"])
 PROCESSES = st.lists(st.tuples(st.sampled_from(["run", "report"]), st.floats(0, 3), st.one_of(
     st.none(), st.tuples(st.floats(0, 6), st.sampled_from([signal.SIGKILL, signal.SIGINT])))), min_size=1, max_size=3)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(state="results+foreign", foreign=["results.csv"], beside=[], processes=[("report", 0.0, None)],
+         content=b"my,own\n")  # issue 38 item 1, every time
 @given(state=STATES, foreign=st.lists(st.sampled_from(FOREIGN_INSIDE), min_size=1, max_size=3, unique=True),
        beside=st.lists(st.sampled_from(FOREIGN_BESIDE), max_size=2, unique=True), processes=PROCESSES,
        content=st.binary(min_size=0, max_size=40))
@@ -82,6 +86,8 @@ def test_concurrent_and_killed_runs_keep_every_foreign_file_and_leave_one_report
             shutil.copytree(workspace["template"], output)
         else:
             output.mkdir()
+        if state.startswith("results"):  # issue 38 item 1: this folder was taken for a report
+            shutil.copyfile(workspace["template"] / "results.json", output / "results.json")
     inside = foreign if "foreign" in state else []
     for name in inside:
         (output / name).parent.mkdir(parents=True, exist_ok=True)
