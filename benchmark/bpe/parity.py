@@ -60,9 +60,11 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from heapq import heappush
 
 from benchmark.bpe.progress import Clock
-from benchmark.bpe.train import Corpus, PairHeap, Tokens, checked_counts
+from benchmark.bpe.pairs import Corpus, PairHeap, Tokens, check_merge_budget
+from benchmark.bpe.train import checked_counts
 
 __all__ = ["train_parity_merges"]
 
@@ -115,18 +117,19 @@ def _train_parity(
     min_frequency = max(1, min_frequency)
     tokens = Tokens(n_merges)
     if parity is None:
-        corpora = [Corpus(counts[language], tokens.shift, min_frequency) for language in languages]
+        corpora = [Corpus(counts[language], tokens.shift, min_frequency, keep_rare=True) for language in languages]
         parity_corpora = None
     else:
         # A parity pre-token the training counts hold splits as it does there: its tokens are
         # counted on the training corpus, with the parity text's counts. The others are merged
         # in a corpus of their own, whose pairs never compete.
-        corpora = [Corpus(counts[language], tokens.shift, min_frequency, token_counts=parity[language])
+        corpora = [Corpus(counts[language], tokens.shift, min_frequency, token_counts=parity[language], keep_rare=True)
                    for language in languages]
         parity_corpora = [Corpus({data: n for data, n in parity[language].items() if data not in counts[language]},
-                                 tokens.shift, math.inf) for language in languages]
+                                 tokens.shift, math.inf, keep_rare=True) for language in languages]
     n_tokens = [sum(n * len(data) for data, n in (parity or counts)[language].items()) for language in languages]
-    totals = _summed_pairs(corpora, min_frequency) if global_merges else None
+    check_merge_budget(n_merges, corpora)
+    totals = _summed_pairs(corpora, min_frequency, tokens.shift) if global_merges else None
     chosen: list[str | None] = []
     clock = Clock(n_merges, checkpoints, progress, started)
     try:
@@ -140,18 +143,14 @@ def _train_parity(
                 break
             new_id = tokens.add(key)
             chosen.append(None if language is None else languages[language])
-            changes: defaultdict[int, int] = defaultdict(int)
+            changes: defaultdict[int, int] | None = defaultdict(int) if totals is not None else None
             for i, corpus in enumerate(corpora):
-                delta, n_saved = corpus.merge(key, new_id)
-                n_tokens[i] -= n_saved
-                if totals is not None:
-                    for k, change in delta.items():
-                        changes[k] += change
+                n_tokens[i] -= corpus.merge(key, new_id, changes)
             if parity_corpora is not None:
                 for i, corpus in enumerate(parity_corpora):
-                    n_tokens[i] -= corpus.merge(key, new_id)[1]
+                    n_tokens[i] -= corpus.merge(key, new_id)
             if totals is not None:
-                totals.update(changes, key)
+                _update_totals(totals, changes, key)
             clock.done(len(tokens.merges))
     finally:
         clock.stop()
@@ -173,13 +172,30 @@ def _worst_language_pair(corpora: list[Corpus], n_tokens: list[int], tokens: Tok
     return -1, -1
 
 
-def _summed_pairs(corpora: list[Corpus], min_frequency: int) -> PairHeap:
+def _update_totals(totals: PairHeap, delta: dict[int, int], key: int) -> None:
+    """Apply the count changes of merging pair `key`, summed over the languages, to `totals`."""
+    pair_counts, heap, min_frequency, key_bits = totals.pair_counts, totals.heap, totals.min_frequency, totals.key_bits
+    # subtle: every occurrence of the pair was merged or (for runs like `a a a`) destroyed.
+    pair_counts.pop(key, None)
+    delta.pop(key, None)
+    for k, change in delta.items():
+        if change:
+            count = pair_counts.get(k, 0) + change
+            if count > 0:
+                pair_counts[k] = count
+                if change > 0 and count >= min_frequency:
+                    heappush(heap, -count << key_bits | k)
+            else:
+                pair_counts.pop(k, None)
+
+
+def _summed_pairs(corpora: list[Corpus], min_frequency: int, shift: int) -> PairHeap:
     """Every pair's count summed over the languages, with its heap (the hybrid's global phase)."""
     summed: defaultdict[int, int] = defaultdict(int)
     for corpus in corpora:
         for key, n in corpus.pairs.pair_counts.items():
             summed[key] += n
-    return PairHeap(dict(summed), min_frequency)
+    return PairHeap(dict(summed), min_frequency, shift)
 
 
 def checked_languages(

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 
 import regex
 
-from benchmark.bpe.train import _train
+from benchmark.bpe.train import _learn
 
 __all__ = ["DEFAULT_SCRIPTS", "script_pattern", "character_counts", "whole_character_merges",
            "train_whole_character_merges"]
@@ -104,7 +104,7 @@ def train_whole_character_merges(
     checkpoints: Sequence[int] = (),
 ) -> tuple[list[tuple[int, int]], dict[int, float]]:
     """`train_merges` (train.py) after the whole-character merges: same arguments and result."""
-    merges, seconds_at, _ = _train(
+    merges, seconds_at, _ = _learn(
         pretoken_counts, n_merges, min_frequency=min_frequency, progress=progress, checkpoints=checkpoints,
         first=lambda counts, min_count: whole_character_merges(counts, scripts, min_frequency=min_count))
     return merges, seconds_at

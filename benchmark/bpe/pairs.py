@@ -1,0 +1,248 @@
+"""The state of a training run, and what one merge changes in it (train.py's algorithm).
+
+What this module adds: `Tokens` (the merges made, each token's bytes, the duplicate-bytes rule),
+`Corpus` (the distinct pre-tokens as words, their counts, the index pair -> words) and `PairHeap`
+(every pair's live count, and a heap that finds the most frequent). train.py runs the loop over
+them; parity.py keeps one `Corpus` per language.
+
+Words are str: the word of ids [104, 256] is "h\u0100". A merge of (A, B) into C is then
+`word.split(chr(A) + chr(B))` joined by chr(C): in C, left to right and non-overlapping, as the
+merge rule says, and the pieces between the occurrences hold their neighbours. Ids are code
+points, so MAX_MERGES (1,113,856) is the most merges a run can make.
+
+What it leaves out: which pair to merge when (train.py, parity.py) and the pre-token counts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from heapq import heapify, heappop, heappush, heapreplace
+from operator import mul
+
+MAX_MERGES = 0x110000 - 256  # ids are code points (chr), and the last one is 0x10FFFF
+
+
+def check_merge_budget(n_merges: int, corpora: Sequence[Corpus]) -> None:
+    """Refuse, before any merge, merges past MAX_MERGES that the corpora could make (each merge
+    takes at least one pair position)."""
+    if min(n_merges, sum(corpus.n_positions for corpus in corpora)) > MAX_MERGES:
+        raise ValueError(f"the trainer makes at most {MAX_MERGES:,} merges (its ids are code points); "
+                         f"{n_merges:,} were asked for: ask for fewer")
+
+
+class Tokens:
+    """The tokens made so far: the merges, each token's bytes, and the duplicate-bytes rule.
+
+    A pair (a, b) is one int key, a << shift | b: ints hash and compare faster than tuples, and
+    the order of the ints is the order of the tuples, so the tie rule "smallest (left_id, right_id)"
+    is simply "smallest key"."""
+
+    def __init__(self, n_merges: int) -> None:
+        self.shift = max(8, (255 + n_merges).bit_length())
+        self.mask = (1 << self.shift) - 1
+        self.merges: list[tuple[int, int]] = []
+        self.token_bytes = [bytes([i]) for i in range(256)]
+        self._known = set(self.token_bytes)
+        self._rejected: set[int] = set()  # pairs whose bytes duplicate an existing token
+
+    def admits(self, key: int) -> bool:
+        """False for a pair whose merged bytes are already a token (remembered: it never wins)."""
+        if key in self._rejected:
+            return False
+        if self.token_bytes[key >> self.shift] + self.token_bytes[key & self.mask] in self._known:
+            self._rejected.add(key)  # subtle: this pair stays counted but can never win again
+            return False
+        return True
+
+    def add(self, key: int) -> int:
+        """Record the merge of pair `key`; its new id."""
+        left, right = key >> self.shift, key & self.mask
+        merged = self.token_bytes[left] + self.token_bytes[right]
+        self.merges.append((left, right))
+        self.token_bytes.append(merged)
+        self._known.add(merged)
+        return 255 + len(self.merges)
+
+
+class PairHeap:
+    """Live pair counts and a max-heap of them, by count, then smallest key.
+
+    An entry is one int, -count << 2 * shift | key (heapq is a min-heap; ints compare ~3x faster
+    than tuples). Invariant: every pair whose live count is >= min_frequency has an entry whose
+    count is >= its live count (pushed when the pair is born; an entry whose count fell is re-filed
+    when it reaches the top). So the first entry popped whose count equals the live count is the
+    true best pair, ties included. Rarer pairs stay out of the heap (memory)."""
+
+    def __init__(self, pair_counts: dict[int, int], min_frequency: float, shift: int) -> None:
+        self.pair_counts = pair_counts
+        self.min_frequency = min_frequency
+        self.key_bits = 2 * shift
+        self.heap = [-n << self.key_bits | key for key, n in pair_counts.items() if n >= min_frequency]
+        heapify(self.heap)
+
+    def best(self, tokens: Tokens) -> int:
+        """The key of the pair to merge next (popped from the heap); -1 if none is frequent enough."""
+        heap, pair_counts, min_frequency, key_bits = self.heap, self.pair_counts, self.min_frequency, self.key_bits
+        key_mask = (1 << key_bits) - 1
+        while heap:
+            entry = heap[0]
+            key, filed = entry & key_mask, -(entry >> key_bits)
+            count = pair_counts.get(key, 0)
+            if count != filed:
+                if min_frequency <= count < filed:
+                    heapreplace(heap, -count << key_bits | key)  # re-file at its live count
+                else:
+                    heappop(heap)  # dead, or a newer entry holds the live count
+                continue
+            if count < min_frequency:
+                return -1
+            heappop(heap)
+            if tokens.admits(key):
+                return key
+        return -1
+
+
+class Corpus:
+    """The distinct pre-tokens of a table as words (str of code points) with their counts, an
+    index pair -> the words that hold it, and the pairs' counts (`pairs`).
+
+    `token_counts` (parity.py) weighs the tokens each merge saves by other counts of the same
+    pre-tokens (a parity text's; 0 for a pre-token it lacks). `keep_rare` keeps the pairs rarer
+    than `min_frequency` too: parity.py merges a pair chosen for one language in every language."""
+
+    def __init__(self, pretoken_counts: Mapping[bytes, int], shift: int, min_frequency: float,
+                 token_counts: Mapping[bytes, int] | None = None, *, keep_rare: bool = False) -> None:
+        self.shift = shift
+        # Pre-tokens of one byte hold no pair; sorting makes every internal order deterministic.
+        self.word_bytes = sorted(data for data in pretoken_counts if len(data) >= 2)
+        self.words = [data.decode("latin-1") for data in self.word_bytes]  # byte b is chr(b)
+        self.word_counts = [pretoken_counts[data] for data in self.word_bytes]
+        self.token_weights = None if token_counts is None else [token_counts.get(data, 0) for data in self.word_bytes]
+        self.n_positions = sum(map(len, self.word_bytes)) - len(self.word_bytes)
+        self.keep = 1 if keep_rare else min_frequency  # the least count worth keeping
+        pair_counts, self.where = initial_pairs(self.word_bytes, self.word_counts, shift, self.keep)
+        self.pairs = PairHeap(pair_counts, min_frequency, shift)
+
+    def merge(self, key: int, new_id: int, delta: defaultdict[int, int] | None = None) -> int:
+        """Merge pair `key` into `new_id` in every word; the tokens saved (count x occurrences
+        merged). `delta` (parity.py) gets each pair's change of count added."""
+        word_indices = self.where.pop(key, None)
+        if word_indices is None:
+            return 0  # no word holds the pair
+        words, weights = self.words, self.token_weights
+        left, right = key >> self.shift, key & ((1 << self.shift) - 1)
+        pair, merged = chr(left) + chr(right), chr(new_id)
+        if weights is None and left != right:
+            # A pair (A, B) of two ids cannot overlap itself: every occurrence counted is merged.
+            n_saved = self.pairs.pair_counts.get(key, 0)
+            neighbours = rewrite_words(words, word_indices, pair, merged)
+        else:
+            # subtle: `a a a` counts (a, a) twice and merges it once: count the tokens of each word
+            # once instead (a stale entry, no longer holding the pair, counts alike before and after).
+            weights = self.word_counts if weights is None else weights
+            word_indices = list(dict.fromkeys(word_indices))
+            n_before = sum(weights[i] * len(words[i]) for i in word_indices)
+            neighbours = rewrite_words(words, word_indices, pair, merged)
+            n_saved = n_before - sum(weights[i] * len(words[i]) for i in word_indices)
+        self._count(key, new_id, *neighbours, delta)
+        return n_saved
+
+    def _count(self, key: int, new_id: int, lefts: dict, rights: dict, middles: list[int],
+               delta: defaultdict[int, int] | None) -> None:
+        """The counts after a merge (A, B) -> C, one change per neighbour: for `x A B y`, (x, A)
+        and (B, y) lose what (x, C) and (C, y) are born with; `A B A B` turns (B, A) into (C, C)."""
+        shift, left, right = self.shift, key >> self.shift, key & ((1 << self.shift) - 1)
+        new_left, right_left = new_id << shift, right << shift
+        changes = [(ord(x) << shift | left, ord(x) << shift | new_id, indices) for x, indices in lefts.items()]
+        changes += [(right_left | ord(y), new_left | ord(y), indices) for y, indices in rights.items()]
+        if middles:
+            changes.append((right_left | left, new_left | new_id, middles))
+        pair_counts, where, keep, heap = self.pairs.pair_counts, self.where, self.keep, self.pairs.heap
+        min_frequency, key_bits, count_of = self.pairs.min_frequency, self.pairs.key_bits, self.word_counts.__getitem__
+        pair_counts.pop(key, None)
+        for old, new, indices in changes:
+            n = sum(map(count_of, indices))  # a word listed twice holds the pair twice
+            if delta is not None:
+                delta[old] -= n
+                delta[new] += n
+            count = pair_counts.get(old)  # subtle: None for a rare pair, and for (A, A) itself
+            if count is not None:
+                if count - n >= keep:
+                    pair_counts[old] = count - n
+                else:  # it can never be merged now: free its count and its index entry
+                    del pair_counts[old]
+                    where.pop(old, None)
+            if n >= keep:  # a pair with the new id is new: nothing to add its count to
+                pair_counts[new] = n
+                where[new] = indices
+                if n >= min_frequency:
+                    heappush(heap, -n << key_bits | new)
+
+    def final_ids(self) -> dict[bytes, list[int]]:
+        return {data: list(map(ord, word)) for data, word in zip(self.word_bytes, self.words)}
+
+
+def rewrite_words(words: list[str], word_indices: list[int], pair: str, merged: str) -> tuple[dict, dict, list]:
+    """Merge `pair` (two code points) into `merged` in the given words; the words around the
+    occurrences, once per occurrence: {left neighbour: words}, {right neighbour: words}, and the
+    words where two occurrences touch. `str.split` cuts at every occurrence, left to right,
+    non-overlapping: the pieces hold the neighbours, and joined by `merged` they are the word."""
+    lefts: defaultdict[str, list[int]] = defaultdict(list)
+    rights: defaultdict[str, list[int]] = defaultdict(list)
+    middles: list[int] = []
+    for word_index in word_indices:
+        parts = words[word_index].split(pair)
+        if len(parts) == 2:  # one occurrence: most words
+            head, tail = parts
+            words[word_index] = head + merged + tail
+            if head:
+                lefts[head[-1]].append(word_index)
+            if tail:
+                rights[tail[0]].append(word_index)
+        elif len(parts) > 2:
+            words[word_index] = merged.join(parts)
+            last = len(parts) - 1
+            for i, part in enumerate(parts):
+                if part:
+                    if i:
+                        rights[part[0]].append(word_index)
+                    if i < last:
+                        lefts[part[-1]].append(word_index)
+                elif 0 < i < last:
+                    middles.append(word_index)  # subtle: nothing between two occurrences: (B, A) -> (C, C)
+        # One part: a stale index entry (an earlier merge took the pair from this word).
+    return lefts, rights, middles
+
+
+def initial_pairs(word_bytes: list[bytes], word_counts: list[int], shift: int, keep: float) -> tuple[dict, dict]:
+    """{pair of bytes: count} over the words, and {pair: the words holding it, once each, in order},
+    for the pairs counted `keep` times or more; in numpy (imported here), ~4x faster than Python."""
+    import numpy as np
+
+    if not word_bytes:
+        return {}, {}
+    n_pairs = [len(data) - 1 for data in word_bytes]
+    # Exact ints: int64 unless the counts could overflow it (weights scaled very high).
+    dtype = np.int64 if sum(map(mul, word_counts, n_pairs)) < 2**63 else object
+    data = np.frombuffer(b"".join(word_bytes), np.uint8)
+    is_start = np.ones(len(data), bool)  # a byte followed by one of the same word
+    is_start[np.cumsum(n_pairs) + np.arange(len(word_bytes))] = False
+    starts = np.flatnonzero(is_start)
+    codes = data[starts].astype(np.uint16) << 8 | data[starts + 1]
+    order = np.argsort(codes, kind="stable")  # a radix sort; each pair's words stay in order
+    codes, owners = codes[order], np.repeat(np.arange(len(word_bytes)), n_pairs)[order]
+    is_first = np.ones(len(codes), bool)
+    is_first[1:] = codes[1:] != codes[:-1]
+    firsts = np.flatnonzero(is_first)
+    totals = np.add.reduceat(np.asarray(word_counts, dtype)[owners], firsts).tolist()
+    is_new = is_first.copy()  # the first time a word holds the pair
+    is_new[1:] |= owners[1:] != owners[:-1]
+    holders = owners[is_new].tolist()
+    bounds = np.flatnonzero(is_first[is_new]).tolist() + [len(holders)]
+    pair_counts, where = {}, {}
+    for code, n, begin, end in zip(codes[firsts].tolist(), totals, bounds, bounds[1:]):
+        if n >= keep:
+            key = (code >> 8) << shift | code & 0xFF
+            pair_counts[key], where[key] = n, holders[begin:end]
+    return pair_counts, where
