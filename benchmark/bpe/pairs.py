@@ -130,6 +130,8 @@ class Corpus:
         word_indices = self.where.pop(key, None)
         if word_indices is None:
             return 0  # no word holds the pair
+        if not isinstance(word_indices, list):
+            word_indices = word_indices.tolist()  # a pair of the first counts: a slice of one array
         words, weights = self.words, self.token_weights
         left, right = key >> self.shift, key & ((1 << self.shift) - 1)
         pair, merged = chr(left) + chr(right), chr(new_id)
@@ -217,7 +219,9 @@ def rewrite_words(words: list[str], word_indices: list[int], pair: str, merged: 
 
 def initial_pairs(word_bytes: list[bytes], word_counts: list[int], shift: int, keep: float) -> tuple[dict, dict]:
     """{pair of bytes: count} over the words, and {pair: the words holding it, once each, in order},
-    for the pairs counted `keep` times or more; in numpy (imported here), ~4x faster than Python."""
+    for the pairs counted `keep` times or more; in numpy (imported here), ~4x faster than Python.
+    Each pair's words are a slice of one int32 array (a list of Python ints would take 9x the
+    memory): `Corpus.merge` makes it a list when the pair is merged."""
     import numpy as np
 
     if not word_bytes:
@@ -231,14 +235,14 @@ def initial_pairs(word_bytes: list[bytes], word_counts: list[int], shift: int, k
     starts = np.flatnonzero(is_start)
     codes = data[starts].astype(np.uint16) << 8 | data[starts + 1]
     order = np.argsort(codes, kind="stable")  # a radix sort; each pair's words stay in order
-    codes, owners = codes[order], np.repeat(np.arange(len(word_bytes)), n_pairs)[order]
+    codes, owners = codes[order], np.repeat(np.arange(len(word_bytes), dtype=np.int32), n_pairs)[order]
     is_first = np.ones(len(codes), bool)
     is_first[1:] = codes[1:] != codes[:-1]
     firsts = np.flatnonzero(is_first)
     totals = np.add.reduceat(np.asarray(word_counts, dtype)[owners], firsts).tolist()
     is_new = is_first.copy()  # the first time a word holds the pair
     is_new[1:] |= owners[1:] != owners[:-1]
-    holders = owners[is_new].tolist()
+    holders = owners[is_new]
     bounds = np.flatnonzero(is_first[is_new]).tolist() + [len(holders)]
     pair_counts, where = {}, {}
     for code, n, begin, end in zip(codes[firsts].tolist(), totals, bounds, bounds[1:]):
