@@ -1,9 +1,9 @@
 """The state of a training run, and what one merge changes in it (train.py's algorithm).
 
 What this module adds: `Tokens` (the merges made, each token's bytes, the duplicate-bytes rule),
-`Corpus` (the distinct pre-tokens as words, their counts, the index pair -> words) and `PairHeap`
-(every pair's live count, and a heap that finds the most frequent). train.py runs the loop over
-them; parity.py keeps one `Corpus` per language.
+`Corpus` (the distinct pre-tokens as words, their counts, the index pair -> words) and
+`PairQueue` (every pair's live count, and a bucket queue that finds the most frequent). train.py
+runs the loop over them; parity.py keeps one `Corpus` per language.
 
 Words are str: the word of ids [104, 256] is "h\u0100". A merge of (A, B) into C is then
 `word.split(chr(A) + chr(B))` joined by chr(C): in C, left to right and non-overlapping, as the
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from heapq import heapify, heappop, heappush, heapreplace
+from heapq import heapify, heappop, heappush
 from operator import mul
 
 MAX_MERGES = 0x110000 - 256  # ids are code points (chr), and the last one is 0x10FFFF
@@ -65,42 +65,58 @@ class Tokens:
         return 255 + len(self.merges)
 
 
-class PairHeap:
-    """Live pair counts and a max-heap of them, by count, then smallest key.
+class PairQueue:
+    """Live pair counts, and the pairs by count, most frequent first, ties to the smallest key.
 
-    An entry is one int, -count << 2 * shift | key (heapq is a min-heap; ints compare ~3x faster
-    than tuples). Invariant: every pair whose live count is >= min_frequency has an entry whose
-    count is >= its live count (pushed when the pair is born; an entry whose count fell is re-filed
-    when it reaches the top). So the first entry popped whose count equals the live count is the
-    true best pair, ties included. Rarer pairs stay out of the heap (memory)."""
+    A bucket queue: {count: keys filed at that count}, a heap of the counts, and the top count's
+    keys as a heap of their own. Filing is a list append, where a heap of all pairs took a push
+    into tens of thousands of entries (~10% of training at 16,384). It relies on counts never
+    rising: a merge of (A, B) makes pairs with its new id, no more frequent than (A, B) (so no
+    more than the top count), and only lowers the others. Invariant: every pair whose live count
+    is >= min_frequency is filed at a count >= its live count (when it is born; an entry whose
+    count fell is filed again when it reaches the top). So the first key served whose count
+    equals the live count is the true best pair, ties included. Rarer pairs are not filed."""
 
-    def __init__(self, pair_counts: dict[int, int], min_frequency: float, shift: int) -> None:
+    def __init__(self, pair_counts: dict[int, int], min_frequency: float) -> None:
         self.pair_counts = pair_counts
         self.min_frequency = min_frequency
-        self.key_bits = 2 * shift
-        self.heap = [-n << self.key_bits | key for key, n in pair_counts.items() if n >= min_frequency]
-        heapify(self.heap)
+        self.buckets: dict[int, list[int]] = {}
+        for key, n in pair_counts.items():
+            if n >= min_frequency:
+                self.buckets.setdefault(n, []).append(key)
+        self.levels = [-n for n in self.buckets]  # a max-heap of the bucketed counts
+        heapify(self.levels)
+        self.top, self.top_keys = 0, []  # the count being served, and its keys (a heap)
+
+    def file(self, key: int, count: int) -> None:
+        """File pair `key` at `count` (>= min_frequency, <= the top count once serving began)."""
+        if count == self.top:
+            heappush(self.top_keys, key)  # born at the top count: served in key order
+        elif (bucket := self.buckets.get(count)) is not None:
+            bucket.append(key)
+        else:
+            self.buckets[count] = [key]
+            heappush(self.levels, -count)
 
     def best(self, tokens: Tokens) -> int:
-        """The key of the pair to merge next (popped from the heap); -1 if none is frequent enough."""
-        heap, pair_counts, min_frequency, key_bits = self.heap, self.pair_counts, self.min_frequency, self.key_bits
-        key_mask = (1 << key_bits) - 1
-        while heap:
-            entry = heap[0]
-            key, filed = entry & key_mask, -(entry >> key_bits)
-            count = pair_counts.get(key, 0)
-            if count != filed:
-                if min_frequency <= count < filed:
-                    heapreplace(heap, -count << key_bits | key)  # re-file at its live count
-                else:
-                    heappop(heap)  # dead, or a newer entry holds the live count
-                continue
-            if count < min_frequency:
+        """The key of the pair to merge next (taken from the queue); -1 if none is frequent enough."""
+        pair_counts, min_frequency = self.pair_counts, self.min_frequency
+        while True:
+            keys, top = self.top_keys, self.top
+            while keys:
+                key = heappop(keys)
+                count = pair_counts.get(key, 0)
+                if count == top:
+                    if tokens.admits(key):
+                        return key
+                elif min_frequency <= count < top:
+                    self.file(key, count)  # its count fell: file it again at the live count
+                # else dead, or filed again already at its live count
+            if not self.levels or -self.levels[0] < min_frequency:
                 return -1
-            heappop(heap)
-            if tokens.admits(key):
-                return key
-        return -1
+            self.top = -heappop(self.levels)
+            self.top_keys = self.buckets.pop(self.top)
+            heapify(self.top_keys)
 
 
 class Corpus:
@@ -122,7 +138,7 @@ class Corpus:
         self.n_positions = sum(map(len, self.word_bytes)) - len(self.word_bytes)
         self.keep = 1 if keep_rare else min_frequency  # the least count worth keeping
         pair_counts, self.where = initial_pairs(self.word_bytes, self.word_counts, shift, self.keep)
-        self.pairs = PairHeap(pair_counts, min_frequency, shift)
+        self.pairs = PairQueue(pair_counts, min_frequency)
 
     def merge(self, key: int, new_id: int, delta: defaultdict[int, int] | None = None) -> int:
         """Merge pair `key` into `new_id` in every word; the tokens saved (count x occurrences
@@ -160,8 +176,8 @@ class Corpus:
         changes += [(right_left | ord(y), new_left | ord(y), indices) for y, indices in rights.items()]
         if middles:
             changes.append((right_left | left, new_left | new_id, middles))
-        pair_counts, where, keep, heap = self.pairs.pair_counts, self.where, self.keep, self.pairs.heap
-        min_frequency, key_bits, count_of = self.pairs.min_frequency, self.pairs.key_bits, self.word_counts.__getitem__
+        pair_counts, where, keep, file = self.pairs.pair_counts, self.where, self.keep, self.pairs.file
+        min_frequency, count_of = self.pairs.min_frequency, self.word_counts.__getitem__
         pair_counts.pop(key, None)
         for old, new, indices in changes:
             n = sum(map(count_of, indices))  # a word listed twice holds the pair twice
@@ -179,7 +195,7 @@ class Corpus:
                 pair_counts[new] = n
                 where[new] = indices
                 if n >= min_frequency:
-                    heappush(heap, -n << key_bits | new)
+                    file(new, n)
 
     def final_ids(self) -> dict[bytes, list[int]]:
         return {data: list(map(ord, word)) for data, word in zip(self.word_bytes, self.words)}

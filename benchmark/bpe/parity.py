@@ -11,7 +11,7 @@ language. Everything else (ids, the pair rule, model files, the encoder, the tik
 exports) is standard BPE: only the choice of merges differs.
 
 What this module adds: `train_parity_merges(pretoken_counts_by_language, n_merges)`, which keeps
-one `train.Corpus` per language (its words, their index, pair counts and heap, updated by each
+one `pairs.Corpus` per language (its words, their index, pair counts and queue, updated by each
 merge as the standard trainer updates its one corpus: nothing is recounted) and each language's
 current number of tokens of its parity text, updated from each merge's saved tokens, so choosing
 the worst language costs O(languages) per merge.
@@ -60,10 +60,9 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from heapq import heappush
 
 from benchmark.bpe.progress import Clock
-from benchmark.bpe.pairs import Corpus, PairHeap, Tokens, check_merge_budget
+from benchmark.bpe.pairs import Corpus, PairQueue, Tokens, check_merge_budget
 from benchmark.bpe.train import checked_counts
 
 __all__ = ["train_parity_merges"]
@@ -129,7 +128,7 @@ def _train_parity(
                                  tokens.shift, math.inf, keep_rare=True) for language in languages]
     n_tokens = [sum(n * len(data) for data, n in (parity or counts)[language].items()) for language in languages]
     check_merge_budget(n_merges, corpora)
-    totals = _summed_pairs(corpora, min_frequency, tokens.shift) if global_merges else None
+    totals = _summed_pairs(corpora, min_frequency) if global_merges else None
     chosen: list[str | None] = []
     clock = Clock(n_merges, checkpoints, progress, started)
     try:
@@ -172,9 +171,9 @@ def _worst_language_pair(corpora: list[Corpus], n_tokens: list[int], tokens: Tok
     return -1, -1
 
 
-def _update_totals(totals: PairHeap, delta: dict[int, int], key: int) -> None:
+def _update_totals(totals: PairQueue, delta: dict[int, int], key: int) -> None:
     """Apply the count changes of merging pair `key`, summed over the languages, to `totals`."""
-    pair_counts, heap, min_frequency, key_bits = totals.pair_counts, totals.heap, totals.min_frequency, totals.key_bits
+    pair_counts, min_frequency = totals.pair_counts, totals.min_frequency
     # subtle: every occurrence of the pair was merged or (for runs like `a a a`) destroyed.
     pair_counts.pop(key, None)
     delta.pop(key, None)
@@ -184,18 +183,18 @@ def _update_totals(totals: PairHeap, delta: dict[int, int], key: int) -> None:
             if count > 0:
                 pair_counts[k] = count
                 if change > 0 and count >= min_frequency:
-                    heappush(heap, -count << key_bits | k)
+                    totals.file(k, count)  # a pair born now (counts rise at birth only)
             else:
                 pair_counts.pop(k, None)
 
 
-def _summed_pairs(corpora: list[Corpus], min_frequency: int, shift: int) -> PairHeap:
-    """Every pair's count summed over the languages, with its heap (the hybrid's global phase)."""
+def _summed_pairs(corpora: list[Corpus], min_frequency: int) -> PairQueue:
+    """Every pair's count summed over the languages, with its queue (the hybrid's global phase)."""
     summed: defaultdict[int, int] = defaultdict(int)
     for corpus in corpora:
         for key, n in corpus.pairs.pair_counts.items():
             summed[key] += n
-    return PairHeap(dict(summed), min_frequency, shift)
+    return PairQueue(dict(summed), min_frequency)
 
 
 def checked_languages(

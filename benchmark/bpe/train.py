@@ -36,10 +36,11 @@ and the tests check that both give identical merge lists):
 
 The algorithm (the textbook one recounts every pair for each merge; this one never does): each
 distinct pre-token is a word with its count. We keep every pair's count, an index pair -> the
-words holding it, and a max-heap of counts with lazy invalidation (an entry is checked against the
-live count when popped). A merge visits only the words in its pair's index, and changes the counts
-once per neighbour of the pair, not once per occurrence (pairs.py). A pair's count only falls after
-the merge that makes its newer token, so a pair born rarer than `min_frequency` is not kept.
+words holding it, and a queue of the pairs by count with lazy invalidation (an entry is checked
+against the live count when served). A merge visits only the words in its pair's index, and
+changes the counts once per neighbour of the pair, not once per occurrence (pairs.py). A pair's
+count only falls after the merge that makes its newer token, so a pair born rarer than
+`min_frequency` is not kept, and the queue never meets a count above the one it serves.
 
     >>> counts = count_pretokens(["low lower lowest"], r" ?\\w+")
     >>> merges, seconds_at = train_merges(counts, 3, min_frequency=1)

@@ -3,7 +3,7 @@
 tests/test_bpe_train.py compares the merges with the naive reference; these tests look inside:
 after every merge the words are what replaying the merges gives, the kept pair counts are a
 recount of those words (every pair counted `keep` times or more, and no other), the index lists
-every word holding a kept pair, and the heap holds an entry for every pair that could win. Then the
+every word holding a kept pair, and the queue has an entry for every pair that could win. Then the
 limits of the str representation: ids in the surrogate range and past the last code point, counts
 past int64, and the garbage collector left as it was found.
 """
@@ -45,7 +45,7 @@ class AdmitAll:
 
 
 def assert_state(corpus: Corpus, expected_ids: dict[bytes, list[int]], counts: dict[bytes, int]) -> None:
-    """The corpus's words, pair counts, index and heap, against the words replayed by reference.merge."""
+    """The corpus's words, pair counts, index and queue, against the words replayed by reference.merge."""
     shift = corpus.shift
     assert corpus.final_ids() == {data: ids for data, ids in expected_ids.items() if len(data) >= 2}
     found: Counter[int] = Counter()
@@ -60,12 +60,15 @@ def assert_state(corpus: Corpus, expected_ids: dict[bytes, list[int]], counts: d
         indices = corpus.where[key]
         listed = indices if isinstance(indices, list) else indices.tolist()
         assert holders[key] <= {corpus.word_bytes[i] for i in listed}
-    key_bits = corpus.pairs.key_bits
+    queue = corpus.pairs
     filed: dict[int, int] = {}
-    for entry in corpus.pairs.heap:
-        key = entry & ((1 << key_bits) - 1)
-        filed[key] = max(filed.get(key, 0), -(entry >> key_bits))
-    assert all(filed.get(key, 0) >= n for key, n in kept.items() if n >= corpus.pairs.min_frequency)
+    for count, keys in [*queue.buckets.items(), (queue.top, queue.top_keys)]:
+        for key in keys:
+            filed[key] = max(filed.get(key, 0), count)
+    # every pair that could win is filed at its count or above, and none above the count served
+    assert all(filed.get(key, 0) >= n for key, n in kept.items() if n >= queue.min_frequency)
+    assert queue.top == 0 or max(filed.values(), default=0) <= queue.top
+    assert sorted(-level for level in queue.levels) == sorted(queue.buckets)
 
 
 def replay(corpus: Corpus, counts: dict[bytes, int], n_merges: int, new_ids=None, token_counts=None
