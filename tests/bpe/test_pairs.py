@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,8 +21,9 @@ from benchmark.bpe.pairs import MAX_MERGES, Corpus, Tokens
 from benchmark.bpe.parity import train_parity_merges
 from benchmark.bpe.reference import merge, reference_train
 from benchmark.bpe.train import count_pretokens, train_merges
+from tests.support.paths import FLORES
 
-FLORES_DEV = Path(__file__).resolve().parents[2] / "corpora" / "flores200" / "dev"
+FLORES_DEV = FLORES / "dev"
 
 
 def flores_lines(language: str, n_lines: int) -> list[str]:
