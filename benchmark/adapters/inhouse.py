@@ -143,7 +143,7 @@ PATTERN = "cl100k"  # every mix is split with cl100k's pattern, as HF's byte-lev
 
 
 # The modules whose code decides a trained model's merges: any edit is a new cache key.
-_TRAINER_MODULES = ("train", "pairs", "parity", "whole_chars", "sweeps", "tables", "patterns")
+_TRAINER_MODULES = ("train", "pairs", "flat", "parity", "whole_chars", "sweeps", "tables", "patterns")
 
 
 def trainer_digest() -> str:

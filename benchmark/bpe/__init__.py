@@ -5,8 +5,8 @@
 >>> bpe.encode("hello world")
 [15339, 1917]
 
-The algorithm first: reference.py (the plain trainer and encoder), train.py, pairs.py and
-parity.py (the fast trainers), encode.py and shortcuts.py (the fast encoder); then the model
+The algorithm first: reference.py (the plain trainer and encoder), train.py, pairs.py, flat.py
+and parity.py (the fast trainers), encode.py and shortcuts.py (the fast encoder); then the model
 (tokenizer.py, sweeps.py, tables.py) and its files (files.py, export.py, openai_ranks.py).
 docs/bpe.md says more.
 """

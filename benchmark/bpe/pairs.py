@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from heapq import heapify, heappop, heappush
 from operator import mul
 
+from benchmark.bpe.flat import MIN_POSITIONS, SMALL_IN_A_ROW, FlatWords
+
 MAX_MERGES = 0x110000 - 256  # ids are code points (chr), and the last one is 0x10FFFF
 
 
@@ -120,8 +122,10 @@ class PairQueue:
 
 
 class Corpus:
-    """The distinct pre-tokens of a table as words (str of code points) with their counts, an
-    index pair -> the words that hold it, and the pairs' counts (`pairs`).
+    """The distinct pre-tokens of a table as words with their counts, an index pair -> where it
+    is, and the pairs' counts (`pairs`). The first merges run on all words at once in numpy
+    (flat.py) while a pair is found at MIN_POSITIONS places or more; then the words are str of
+    code points, and the index lists words (or, for a pair counted before, its positions).
 
     `token_counts` (parity.py) weighs the tokens each merge saves by other counts of the same
     pre-tokens (a parity text's; 0 for a pre-token it lacks). `keep_rare` keeps the pairs rarer
@@ -129,27 +133,46 @@ class Corpus:
 
     def __init__(self, pretoken_counts: Mapping[bytes, int], shift: int, min_frequency: float,
                  token_counts: Mapping[bytes, int] | None = None, *, keep_rare: bool = False) -> None:
+        import numpy as np
+
         self.shift = shift
         # Pre-tokens of one byte hold no pair; sorting makes every internal order deterministic.
         self.word_bytes = sorted(data for data in pretoken_counts if len(data) >= 2)
-        self.words = [data.decode("latin-1") for data in self.word_bytes]  # byte b is chr(b)
         self.word_counts = [pretoken_counts[data] for data in self.word_bytes]
         self.token_weights = None if token_counts is None else [token_counts.get(data, 0) for data in self.word_bytes]
-        self.n_positions = sum(map(len, self.word_bytes)) - len(self.word_bytes)
+        lengths = [len(data) for data in self.word_bytes]
+        self.n_positions = sum(lengths) - len(lengths)
         self.keep = 1 if keep_rare else min_frequency  # the least count worth keeping
-        pair_counts, self.where = initial_pairs(self.word_bytes, self.word_counts, shift, self.keep)
+        self.owner = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)  # the word of each position
+        # Exact ints: numpy's int64 unless the counts could overflow it (weights scaled very high).
+        exact = all(sum(map(mul, table, lengths)) < 2**63 for table in (self.word_counts, self.token_weights or ()))
+        pair_counts, self.where = initial_pairs(self.word_bytes, self.word_counts, self.owner, shift, self.keep, exact)
         self.pairs = PairQueue(pair_counts, min_frequency)
+        self.flat: FlatWords | None = None
+        self.n_small = 0  # merges in a row found at fewer than MIN_POSITIONS places
+        self.words: list[str] = []
+        if exact:
+            weights = None if self.token_weights is None else np.array(self.token_weights, np.int64)
+            self.flat = FlatWords(self.word_bytes, self.owner, np.array(self.word_counts, np.int64), weights)
+        else:
+            self.words = [data.decode("latin-1") for data in self.word_bytes]  # byte b is chr(b)
 
     def merge(self, key: int, new_id: int, delta: defaultdict[int, int] | None = None) -> int:
         """Merge pair `key` into `new_id` in every word; the tokens saved (count x occurrences
         merged). `delta` (parity.py) gets each pair's change of count added."""
-        word_indices = self.where.pop(key, None)
-        if word_indices is None:
+        where = self.where.pop(key, None)
+        if where is None:
             return 0  # no word holds the pair
-        if not isinstance(word_indices, list):
-            word_indices = word_indices.tolist()  # a pair of the first counts: a slice of one array
-        words, weights = self.words, self.token_weights
         left, right = key >> self.shift, key & ((1 << self.shift) - 1)
+        if self.flat is not None:
+            self.n_small = self.n_small + 1 if len(where) < MIN_POSITIONS else 0
+            if self.n_small < SMALL_IN_A_ROW:
+                changes, n_saved = self.flat.merge(where, left, right, new_id, self.shift)
+                self._apply(key, changes, delta)
+                return n_saved
+            self._leave_flat()  # from here on, merges touch few words: Python is faster
+        word_indices = where if isinstance(where, list) else self.owner[where].tolist()  # positions -> words
+        words, weights = self.words, self.token_weights
         pair, merged = chr(left) + chr(right), chr(new_id)
         if weights is None and left != right:
             # A pair (A, B) of two ids cannot overlap itself: every occurrence counted is merged.
@@ -163,24 +186,33 @@ class Corpus:
             n_before = sum(weights[i] * len(words[i]) for i in word_indices)
             neighbours = rewrite_words(words, word_indices, pair, merged)
             n_saved = n_before - sum(weights[i] * len(words[i]) for i in word_indices)
-        self._count(key, new_id, *neighbours, delta)
+        self._apply(key, self._changes(key, new_id, *neighbours), delta)
         return n_saved
 
-    def _count(self, key: int, new_id: int, lefts: dict, rights: dict, middles: list[int],
-               delta: defaultdict[int, int] | None) -> None:
-        """The counts after a merge (A, B) -> C, one change per neighbour: for `x A B y`, (x, A)
-        and (B, y) lose what (x, C) and (C, y) are born with; `A B A B` turns (B, A) into (C, C)."""
+    def _leave_flat(self) -> None:
+        self.words, self.flat = self.flat.words(), None
+
+    def _changes(self, key: int, new_id: int, lefts: dict, rights: dict, middles: list[int]) -> list[tuple]:
+        """What a merge (A, B) -> C changes, one change per neighbour: for `x A B y`, (x, A) and
+        (B, y) lose what (x, C) and (C, y) are born with; `A B A B` turns (B, A) into (C, C).
+        Each is (old pair, new pair, count, the words holding the new pair)."""
         shift, left, right = self.shift, key >> self.shift, key & ((1 << self.shift) - 1)
-        new_left, right_left = new_id << shift, right << shift
-        changes = [(ord(x) << shift | left, ord(x) << shift | new_id, indices) for x, indices in lefts.items()]
-        changes += [(right_left | ord(y), new_left | ord(y), indices) for y, indices in rights.items()]
+        new_left, right_left, count_of = new_id << shift, right << shift, self.word_counts.__getitem__
+        # a word listed twice holds the pair twice
+        changes = [(ord(x) << shift | left, ord(x) << shift | new_id, sum(map(count_of, indices)), indices)
+                   for x, indices in lefts.items()]
+        changes += [(right_left | ord(y), new_left | ord(y), sum(map(count_of, indices)), indices)
+                    for y, indices in rights.items()]
         if middles:
-            changes.append((right_left | left, new_left | new_id, middles))
+            changes.append((right_left | left, new_left | new_id, sum(map(count_of, middles)), middles))
+        return changes
+
+    def _apply(self, key: int, changes: list[tuple], delta: defaultdict[int, int] | None) -> None:
+        """Apply a merge's changes to the counts, the index and the queue."""
         pair_counts, where, keep, file = self.pairs.pair_counts, self.where, self.keep, self.pairs.file
-        min_frequency, count_of = self.pairs.min_frequency, self.word_counts.__getitem__
+        min_frequency = self.pairs.min_frequency
         pair_counts.pop(key, None)
-        for old, new, indices in changes:
-            n = sum(map(count_of, indices))  # a word listed twice holds the pair twice
+        for old, new, n, holders in changes:
             if delta is not None:
                 delta[old] -= n
                 delta[new] += n
@@ -193,12 +225,13 @@ class Corpus:
                     where.pop(old, None)
             if n >= keep:  # a pair with the new id is new: nothing to add its count to
                 pair_counts[new] = n
-                where[new] = indices
+                where[new] = holders
                 if n >= min_frequency:
                     file(new, n)
 
     def final_ids(self) -> dict[bytes, list[int]]:
-        return {data: list(map(ord, word)) for data, word in zip(self.word_bytes, self.words)}
+        words = self.words if self.flat is None else self.flat.words()
+        return {data: list(map(ord, word)) for data, word in zip(self.word_bytes, words)}
 
 
 def rewrite_words(words: list[str], word_indices: list[int], pair: str, merged: str) -> tuple[dict, dict, list]:
@@ -233,36 +266,27 @@ def rewrite_words(words: list[str], word_indices: list[int], pair: str, merged: 
     return lefts, rights, middles
 
 
-def initial_pairs(word_bytes: list[bytes], word_counts: list[int], shift: int, keep: float) -> tuple[dict, dict]:
-    """{pair of bytes: count} over the words, and {pair: the words holding it, once each, in order},
-    for the pairs counted `keep` times or more; in numpy (imported here), ~4x faster than Python.
-    Each pair's words are a slice of one int32 array (a list of Python ints would take 9x the
-    memory): `Corpus.merge` makes it a list when the pair is merged."""
+def initial_pairs(word_bytes: list[bytes], word_counts: list[int], owner, shift: int, keep: float,
+                  exact: bool = True) -> tuple[dict, dict]:
+    """{pair of bytes: count} over the words, and {pair: the positions where it starts, in order}
+    (in one int32 array, of which each pair's positions are a slice), for the pairs counted `keep`
+    times or more; `owner` gives each position's word; `exact`: the totals fit numpy's int64. In
+    numpy, ~4x faster than Python."""
     import numpy as np
 
-    if not word_bytes:
+    starts = np.flatnonzero(owner[:-1] == owner[1:]).astype(np.int32)  # a byte followed by one of its word
+    if not len(starts):
         return {}, {}
-    n_pairs = [len(data) - 1 for data in word_bytes]
-    # Exact ints: int64 unless the counts could overflow it (weights scaled very high).
-    dtype = np.int64 if sum(map(mul, word_counts, n_pairs)) < 2**63 else object
     data = np.frombuffer(b"".join(word_bytes), np.uint8)
-    is_start = np.ones(len(data), bool)  # a byte followed by one of the same word
-    is_start[np.cumsum(n_pairs) + np.arange(len(word_bytes))] = False
-    starts = np.flatnonzero(is_start)
     codes = data[starts].astype(np.uint16) << 8 | data[starts + 1]
-    order = np.argsort(codes, kind="stable")  # a radix sort; each pair's words stay in order
-    codes, owners = codes[order], np.repeat(np.arange(len(word_bytes), dtype=np.int32), n_pairs)[order]
-    is_first = np.ones(len(codes), bool)
-    is_first[1:] = codes[1:] != codes[:-1]
-    firsts = np.flatnonzero(is_first)
-    totals = np.add.reduceat(np.asarray(word_counts, dtype)[owners], firsts).tolist()
-    is_new = is_first.copy()  # the first time a word holds the pair
-    is_new[1:] |= owners[1:] != owners[:-1]
-    holders = owners[is_new]
-    bounds = np.flatnonzero(is_first[is_new]).tolist() + [len(holders)]
+    order = np.argsort(codes, kind="stable")  # a radix sort; each pair's positions stay in order
+    codes, starts = codes[order], starts[order]
+    firsts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    totals = np.add.reduceat(np.asarray(word_counts, np.int64 if exact else object)[owner[starts]], firsts)
+    bounds = firsts.tolist() + [len(starts)]
     pair_counts, where = {}, {}
-    for code, n, begin, end in zip(codes[firsts].tolist(), totals, bounds, bounds[1:]):
+    for code, n, begin, end in zip(codes[firsts].tolist(), totals.tolist(), bounds, bounds[1:]):
         if n >= keep:
             key = (code >> 8) << shift | code & 0xFF
-            pair_counts[key], where[key] = n, holders[begin:end]
+            pair_counts[key], where[key] = n, starts[begin:end]
     return pair_counts, where

@@ -12,8 +12,9 @@ integer weight (the same as repeating its text). Counts are positive ints: a flo
 make exact ties between pairs depend on rounding. The same table gives the same merges, whatever
 order its entries were added in.
 
-What it leaves out: the structures a merge changes (pairs.py), encoding, special tokens, model
-files (tokenizer.py), the parity-aware choice of pairs (parity.py) and anything about corpora.
+What it leaves out: the structures a merge changes (pairs.py, flat.py), encoding, special
+tokens, model files (tokenizer.py), the parity-aware choice of pairs (parity.py) and anything
+about corpora.
 
 The rules (reference.py holds a deliberately naive trainer that follows the same rules,
 and the tests check that both give identical merge lists):

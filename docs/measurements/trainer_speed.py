@@ -21,22 +21,30 @@ from benchmark.speed.training import dev_texts, set_hf_threads, train_hf
 
 
 def load_trainer(tree: Path):
-    """The train.py of a source tree, as a module of its own; the modules it imports must be the
-    same files here (they are imported from this tree)."""
-    here = Path(__file__).resolve().parents[2] / "benchmark" / "bpe"
-    for name in ("patterns.py", "progress.py"):
-        if (tree / "benchmark" / "bpe" / name).read_bytes() != (here / name).read_bytes():
-            raise SystemExit(f"{tree}'s benchmark/bpe/{name} differs from this tree's: the comparison needs the same")
-    spec = importlib.util.spec_from_file_location("before_train", tree / "benchmark" / "bpe" / "train.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The train.py of a source tree as a module of its own, with the modules of that tree it
+    imports (patterns.py, progress.py, and pairs.py where it has one) in place of this tree's."""
+    import sys
+
+    folder = tree / "benchmark" / "bpe"
+    names = [name for name in ("patterns", "progress", "pairs", "train") if (folder / f"{name}.py").exists()]
+    saved = {name: sys.modules.get(f"benchmark.bpe.{name}") for name in names}
+    try:
+        for name in names:
+            spec = importlib.util.spec_from_file_location(f"benchmark.bpe.{name}", folder / f"{name}.py")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[f"benchmark.bpe.{name}"] = module
+            spec.loader.exec_module(module)
+        return module  # train.py, the last
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(f"benchmark.bpe.{name}", None)
+            else:
+                sys.modules[f"benchmark.bpe.{name}"] = module
 
 
 def train_with(module, texts, vocab_size):
-    from benchmark.bpe.patterns import PATTERNS, compile_pattern
-
-    pattern = compile_pattern(PATTERNS["cl100k"])
+    pattern = module.compile_pattern(module.resolve_pattern("cl100k")[1])
     started = time.perf_counter()
     merges, _ = module.train_merges(module.count_pretokens(texts, pattern), vocab_size - 256)
     return time.perf_counter() - started, merges
@@ -51,7 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     os.sched_setaffinity(0, {args.cpu})
     set_hf_threads(1)
-    from benchmark.bpe import train as now
+    from benchmark.bpe import train as now  # first: the other tree's modules are swapped in only while it loads
     from benchmark.corpora import FLORES_LANGUAGES
     from benchmark.speed.ratios import load_texts
 

@@ -395,13 +395,13 @@ def test_our_bpe_cache_key_follows_the_trainer_source_and_pattern_text(training,
     import hashlib
 
     from benchmark.adapters import inhouse
-    from benchmark.bpe import PATTERNS, pairs, parity, patterns, sweeps, tables, train, whole_chars
+    from benchmark.bpe import PATTERNS, flat, pairs, parity, patterns, sweeps, tables, train, whole_chars
 
     settings = inhouse.cache_settings("cl100k", 300)
     assert settings["pattern_text"] == PATTERNS["cl100k"]
     # Every module whose code decides the merges is in the key, so editing any of them retrains.
     sources = b"".join(Path(m.__file__).read_bytes()
-                       for m in (train, pairs, parity, whole_chars, sweeps, tables, patterns))
+                       for m in (train, pairs, flat, parity, whole_chars, sweeps, tables, patterns))
     assert settings["trainer_sha256"] == hashlib.sha256(sources).hexdigest()
     assert inhouse.cache_settings("cl100k", 300, weights={"eng": 9}) != settings  # and the mix
     assert inhouse.cache_settings("cl100k", 300, whole_characters=("Hangul",)) != settings

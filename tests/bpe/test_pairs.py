@@ -14,9 +14,10 @@ import gc
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmark.bpe import pairs
 from benchmark.bpe.pairs import MAX_MERGES, Corpus, Tokens
 from benchmark.bpe.parity import train_parity_merges
 from benchmark.bpe.reference import merge, reference_train
@@ -34,6 +35,17 @@ def flores_lines(language: str, n_lines: int) -> list[str]:
 def mixed_counts() -> dict[bytes, int]:
     texts = flores_lines("eng_Latn", 10) + flores_lines("kor_Hang", 10) + flores_lines("jpn_Jpan", 10)
     return count_pretokens(texts + ["aaaa aaaaaaa abab ababab", "  \n\n\t  x"], "cl100k")
+
+
+@pytest.fixture(params=["numpy", "words"])
+def phase(request, monkeypatch) -> str:
+    """Every merge in the numpy phase (flat.py), or every merge on the str words."""
+    if request.param == "numpy":
+        monkeypatch.setattr(pairs, "MIN_POSITIONS", 0)
+    else:
+        monkeypatch.setattr(pairs, "MIN_POSITIONS", 10**9)
+        monkeypatch.setattr(pairs, "SMALL_IN_A_ROW", 1)
+    return request.param
 
 
 class AdmitAll:
@@ -57,8 +69,8 @@ def assert_state(corpus: Corpus, expected_ids: dict[bytes, list[int]], counts: d
     kept = {key: n for key, n in found.items() if n >= corpus.keep}
     assert corpus.pairs.pair_counts == kept  # every pair counted `keep` times or more, and no other
     for key in kept:
-        indices = corpus.where[key]
-        listed = indices if isinstance(indices, list) else indices.tolist()
+        indices = corpus.where[key]  # words, or positions (those of the first counts, or of the numpy phase)
+        listed = indices if isinstance(indices, list) else corpus.owner[indices].tolist()
         assert holders[key] <= {corpus.word_bytes[i] for i in listed}
     queue = corpus.pairs
     filed: dict[int, int] = {}
@@ -94,25 +106,25 @@ def replay(corpus: Corpus, counts: dict[bytes, int], n_merges: int, new_ids=None
 
 
 @pytest.mark.parametrize(("min_frequency", "keep_rare"), [(2, False), (3, True)], ids=["train", "parity"])
-def test_the_state_is_a_recount_after_every_merge(mixed_counts, min_frequency, keep_rare):
+def test_the_state_is_a_recount_after_every_merge(mixed_counts, min_frequency, keep_rare, phase):
     # parity.py's corpora weigh the tokens saved by a parity text's counts (0 for a pre-token it lacks)
     token_counts = {data: len(data) % 3 for data in mixed_counts} if keep_rare else None
     corpus = Corpus(mixed_counts, Tokens(70).shift, min_frequency, token_counts, keep_rare=keep_rare)
     merges = replay(corpus, mixed_counts, 70, token_counts=token_counts)
-    assert len(merges) == 70
+    assert len(merges) == 70 and (corpus.flat is not None) == (phase == "numpy")
     assert merges == reference_train(mixed_counts, 70, min_frequency=min_frequency)[0]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(st.text(alphabet="aab c\né", max_size=30), min_size=1, max_size=5),
        weights=st.lists(st.integers(min_value=1, max_value=3), min_size=5, max_size=5),
        min_frequency=st.integers(min_value=1, max_value=3), keep_rare=st.booleans())
-def test_the_state_is_a_recount_on_random_tables(texts, weights, min_frequency, keep_rare):
+def test_the_state_is_a_recount_on_random_tables(texts, weights, min_frequency, keep_rare, phase):
     counts = {data: n * weights[i % 5] for i, (data, n) in enumerate(count_pretokens(texts, "simple").items())}
     replay(Corpus(counts, Tokens(30).shift, min_frequency, keep_rare=keep_rare), counts, 30)
 
 
-def test_ids_past_latin1_in_the_surrogates_and_past_the_bmp(mixed_counts):
+def test_ids_past_latin1_in_the_surrogates_and_past_the_bmp(mixed_counts, phase):
     # Ids are code points: 0xD800-0xDFFF are lone surrogates in a str, 0x10000 and up need 4 bytes.
     new_ids = [0x100, 0x1FF, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFF, 0x10000, 0x10FFFE, 0x10FFFF]
     new_ids += list(range(0xD900, 0xD900 + 28))  # later merges join surrogates to each other
@@ -135,6 +147,7 @@ def test_more_merges_than_ids_are_refused_before_any_merge():
 
 def test_counts_past_int64_train_like_small_ones(mixed_counts):
     huge = {data: n << 70 for data, n in mixed_counts.items()}
+    assert Corpus(huge, 14, 1).flat is None  # past int64, the merges run in Python from the start
     merges = train_merges(huge, 150, min_frequency=1)[0]
     assert merges == train_merges(mixed_counts, 150, min_frequency=1)[0]
     small = {data: n << 70 for data, n in count_pretokens(flores_lines("ces_Latn", 15), "cl100k").items()}
