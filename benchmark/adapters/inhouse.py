@@ -76,6 +76,7 @@ class InhouseBPE(Adapter):
         self.fingerprint = model.fingerprint
         self.train_seconds = train_seconds
         self.has_cache = True  # the pre-token cache
+        self._twin = None  # tiktoken_twin, built on first use
         self.settings = {
             "library": "benchmark.bpe (pure Python)",
             "normalizer": None,
@@ -113,6 +114,21 @@ class InhouseBPE(Adapter):
 
     def reset_cache(self) -> None:
         self.model.clear_cache()
+
+    def tiktoken_twin(self) -> Adapter | None:
+        """This model on tiktoken's engine (`ByteLevelBPE.to_tiktoken`, its own ranks and ids), for
+        counting (measure/twins.py checks its ids against ours); None for a custom pattern, which
+        tiktoken's regex engine may split otherwise."""
+        if self.model.pattern_name == "custom":
+            return None
+        if self._twin is None:
+            from benchmark.adapters.openai_tiktoken import EncodingAdapter
+
+            self._twin = EncodingAdapter(self.model.to_tiktoken(), id=self.id, family=self.family,
+                                         fingerprint=self.fingerprint, library="tiktoken",
+                                         pre_tokenizer=self.settings["pre_tokenizer"], model=self.settings["model"])
+            self._twin.vocab_size = self.vocab_size
+        return self._twin
 
     def cache_restorer(self):
         """A function that puts every cache back as it is now (after a warm-up), so timing can

@@ -14,7 +14,7 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.measure import floor
+from benchmark.measure import floor, twins
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.adapters.families import vendor_packages
@@ -71,6 +71,7 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
                                                      settings=tokenizer.settings)
             continue
         described[tokenizer.id] = TokenizerEntry(**tokenizer.describe())
+    twinned = [t.id for t in tokenizers if isinstance(t, Adapter) and twins.counting_twin(t) is not None]
     checksums = dict(plan.corpus.checksums)
     if plan.train_corpus is not plan.corpus:
         prefix = "" if plan.train_corpus.root.resolve() == BUNDLED_CORPUS_DIR.resolve() else f"{plan.train_corpus.name}:"
@@ -102,8 +103,9 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         max_sentences=plan.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
         timing=_timing_settings(plan, reused_timing or None),
-        counting=(CountingSettings() if executor.counts_here  # trained and segmented on the workers, counted here
-                  else CountingSettings(executor=executor.name, n_workers=executor.n_workers)),
+        counting=(CountingSettings(engine=twins.describe(twinned)) if executor.counts_here  # counted here
+                  else CountingSettings(executor=executor.name, n_workers=executor.n_workers,
+                                        engine=twins.describe(twinned))),
         train_seconds=("wall seconds of training; for bpe/* the time the single training run "
                        "to the largest size took to reach that size (merges are a prefix); "
                        "a cached model reports the seconds of the run that trained it"),

@@ -31,6 +31,7 @@ from benchmark.plumbing.children import die_with_parent
 from benchmark.plumbing.children import fork_is_safe as _fork_is_safe  # a name the tests replace
 from benchmark.plumbing.errors import BenchmarkError, one_line
 from benchmark.measure.counting import Counts, count_texts
+from benchmark.measure.twins import proven_twin
 from benchmark.measure.vocabulary import VocabularyHealth, vocabulary_health
 
 EXECUTORS = ("processes", "dask", "serial")
@@ -89,7 +90,8 @@ def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str], Se
     done, failures = [], []
     for language, texts, words in slices:
         try:
-            done.append((language, count_texts(adapter, texts, words, renyi_interval=renyi_interval)))
+            counter = proven_twin(adapter, texts)  # our BPE: tiktoken's engine, once it gave our ids on these texts
+            done.append((language, count_texts(counter, texts, words, renyi_interval=renyi_interval)))
         except Exception as exc:
             failures.append((language, one_line(exc)))
     vocabulary = None

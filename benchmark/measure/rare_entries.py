@@ -8,7 +8,8 @@ trainers, which learn from the lines as they are; a weight of 0 leaves a languag
 is an id whose bytes the adapter knows (special and added tokens are not entries). Only trained
 tokenizers have a training text: the others get None.
 
-Each tokenizer is one task on the run's workers (built from its recipe there), as counting is;
+Our BPE counts on tiktoken's engine, checked first on these lines (measure/twins.py). Each tokenizer
+is one task on the run's workers (built from its recipe there), as counting is;
 a rerun takes the share from the results cache, keyed by the tokenizer's identity, its training
 lines and their weights.
 """
@@ -20,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from benchmark.adapters.base import Adapter, Recipe
+from benchmark.measure.twins import proven_twin
 from benchmark.plumbing.errors import one_line
 
 RARE_BELOW = 10  # occurrences in the training text under which an entry counts as rare
@@ -42,8 +44,9 @@ def rare_entry_share(adapter: Adapter, lines_by_language: Mapping[str, Sequence[
         if weight <= 0:
             continue
         counts: Counter[int] = Counter()
+        encode = proven_twin(adapter, lines).encode  # our BPE: tiktoken's engine, checked on these lines
         for line in lines:
-            counts.update(adapter.encode(line))
+            counts.update(encode(line))
         for token_id, n in counts.items():
             seen[token_id] += weight * n
     entries = [i for i in range(adapter.vocab_size) if adapter.token_bytes(i) is not None]
@@ -62,15 +65,16 @@ def run_rare_task(task: RareTask, adapter: Adapter | None = None) -> float | str
 
 
 def rare_tasks(tokenizers: Sequence[Adapter], lines_by_language: Mapping[str, Sequence[str]],
-               is_trained) -> list[RareTask]:
-    """One task per trained tokenizer (`is_trained(adapter)`), with its mix's weights."""
+               is_trained, shipped=lambda adapter: True) -> list[RareTask]:
+    """One task per trained tokenizer (`is_trained(adapter)`), with its mix's weights; with the
+    tokenizer's recipe when it is `shipped` to a worker (else it runs where the adapter is)."""
     lines = tuple((code, tuple(texts)) for code, texts in lines_by_language.items())
     tasks = []
     for adapter in tokenizers:
         if not is_trained(adapter):
             continue
         weights = adapter.settings.get("weights") or {}
-        tasks.append(RareTask(adapter.id, adapter.recipe, lines,
+        tasks.append(RareTask(adapter.id, adapter.recipe if shipped(adapter) else None, lines,
                               tuple((code, int(weights.get(code, 1))) for code, _ in lines)))
     return tasks
 
@@ -96,3 +100,32 @@ def cached_shares(tasks: Sequence[RareTask], tokenizers: Sequence[Adapter], stor
                 stored.put(keys.get(tokenizer), share)
 
     return known, [task for task in tasks if task.tokenizer not in known], keep
+
+
+def rare_shares(tokenizers: Sequence[Adapter], training, executor, progress, stored) -> dict[str, float | None]:
+    """tokenizer id -> the share of its entries rare in its own training text (`training`, the
+    run's TrainingText), for the trained ones: from the results cache `stored`, else counted on
+    `executor`'s workers where a recipe can build them, or here where counting runs here (a worker
+    would first build the tokenizer again)."""
+    from benchmark.adapters import requested_size
+
+    if training is None:
+        return {}
+    here = {t.id: t for t in tokenizers
+            if t.recipe is None or executor.counts_here or (executor.n_workers == 1 and executor.shares_memory)}
+    tasks = rare_tasks(tokenizers, training.lines, lambda adapter: requested_size(adapter.id) is not None,
+                       shipped=lambda adapter: adapter.id not in here)
+    known, tasks, keep = cached_shares(tasks, tokenizers, stored)
+    if not tasks:
+        return known
+    step = progress.task("rare entries (each trained tokenizer on its training text)", total=len(tasks))
+    shipped = [task for task in tasks if task.tokenizer not in here]
+    found = dict(zip((task.tokenizer for task in shipped),
+                     executor.map(run_rare_task, shipped, on_done=lambda: progress.advance(step))))
+    for task in tasks:
+        if task.tokenizer in here:
+            found[task.tokenizer] = run_rare_task(task, here[task.tokenizer])
+            progress.advance(step)
+    progress.finish(step)
+    keep(found)
+    return {**known, **{tokenizer: share if isinstance(share, float) else None for tokenizer, share in found.items()}}

@@ -50,6 +50,7 @@ from benchmark.measure.counting import (
 from benchmark.measure.floor import FLOOR_LANGUAGES_HERE, n_compressed_bytes
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.measure.plan import Plan
+from benchmark.measure.rare_entries import rare_shares
 from benchmark.measure.results_cache import ResultsCache, cached_words, tokenizer_identity
 from benchmark.measure.vocabulary import VocabularyHealth
 from benchmark.plumbing.progress import Progress, progress_display
@@ -97,7 +98,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         clock.lap("compressing")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
-        rare = {} if plan.quick else _rare_entries(ready, plan, executor, progress, stored)  # --quick: none (record)
+        rare = {} if plan.quick else rare_shares(ready, plan.training, executor, progress, stored)  # --quick: none (record)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("counting")
@@ -260,32 +261,6 @@ def wants_renyi_interval(tokenizer: Adapter) -> bool:
     """Whose rows get the Rényi efficiency's interval: the production tokenizers'. It costs about
     what counting a fast tokenizer's row does (docs/measurements/2026-12-01-renyi-interval.md)."""
     return not is_trained(tokenizer.family)
-
-
-def _rare_entries(tokenizers: Sequence[Adapter], plan: Plan, executor: Executor,
-                  progress: Progress, stored: ResultsCache) -> dict[str, float | None]:
-    """tokenizer id -> the share of its entries rare in its own training text (measure/rare_entries.py),
-    for the trained ones: from the results cache, or on the workers where a recipe can build them, else here."""
-    from benchmark.measure.rare_entries import cached_shares, rare_tasks, run_rare_task
-
-    if plan.training is None:
-        return {}
-    tasks = rare_tasks(tokenizers, plan.training.lines, lambda adapter: requested_size(adapter.id) is not None)
-    known, tasks, keep = cached_shares(tasks, tokenizers, stored)
-    if not tasks:
-        return known
-    step = progress.task("rare entries (each trained tokenizer on its training text)", total=len(tasks))
-    here = {t.id: t for t in tokenizers if t.recipe is None}
-    shipped = [task for task in tasks if task.tokenizer not in here]
-    found = dict(zip((task.tokenizer for task in shipped),
-                     executor.map(run_rare_task, shipped, on_done=lambda: progress.advance(step))))
-    for task in tasks:
-        if task.tokenizer in here:
-            found[task.tokenizer] = run_rare_task(task, here[task.tokenizer])
-            progress.advance(step)
-    progress.finish(step)
-    keep(found)
-    return {**known, **{tokenizer: share if isinstance(share, float) else None for tokenizer, share in found.items()}}
 
 
 def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adapter]:

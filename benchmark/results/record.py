@@ -64,6 +64,7 @@ class CountingSettings:
 
     executor: str = "serial"  # "serial", "processes" or "dask"
     n_workers: int = 1
+    engine: str | None = None  # which rows another engine counted, and how its ids were checked (measure/twins.py)
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,8 @@ def methods_paragraph(results: ReportView) -> str:
         f"Throughput is MB (10^6 bytes) of UTF-8 text encoded per {clock_name(results)} second on a single thread, "
         f"{repeats}, on text the tokenizer has not seen: {_warm_up(results)} {_yardstick(results)}"
     ) + _reused_timing(results)
+    if settings.counting.engine:  # our BPE counted on tiktoken's engine, its ids checked against ours
+        text += f"Counting: {settings.counting.engine}. "
     if results.trained_families:
         names = [language_label(results, code) for code in settings.train_languages]
         of_languages = f", in {join_limited(names)}" if names else ""
