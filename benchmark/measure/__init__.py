@@ -1,6 +1,7 @@
 """A run, from plan to rows: `plan.py` resolves what a run will do, `run.py` puts it in order,
-`counting.py` counts tokens, `timing.py` times encoders, `executors.py` spreads the counting over
-processes or a Dask cluster, `summaries.py` and `vocabulary.py` the per-tokenizer figures,
+`counting.py` counts tokens (our BPE on tiktoken's engine, checked by `twins.py`), `timing.py` times encoders, `executors.py` spreads the counting over
+processes or a Dask cluster, `summaries.py` and `vocabulary.py` the per-tokenizer figures (every
+entry encoded in one library call where it can: `batches.py`),
 `results_cache.py` keeps counts between runs, `describe.py` writes the run record.
 
 Nothing heavy is imported here: submodules are imported by name where they are used."""

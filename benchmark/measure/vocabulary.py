@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchmark.adapters.base import Adapter
+from benchmark.measure.batches import encode_each
 
 N_EXAMPLES = 12  # unreachable entries named per tokenizer (the first ones, in id order)
 
@@ -32,23 +33,18 @@ class VocabularyHealth:
 
 
 def vocabulary_health(adapter: Adapter, *, n_examples: int = N_EXAMPLES) -> VocabularyHealth:
-    """Encode every entry that can stand alone, on its own, and count those that do not come back
-    as exactly themselves."""
-    encode, entry_text = adapter.encode, adapter.entry_text
-    n_checked = 0
+    """Encode every entry that can stand alone, on its own (in one library call where it has one,
+    measure/batches.py), and count those that do not come back as exactly themselves."""
+    entry_text = adapter.entry_text
+    entries = [(token_id, text) for token_id in range(adapter.vocab_size) if (text := entry_text(token_id)) is not None]
     unreachable: list[str] = []
     n_unreachable = 0
-    for token_id in range(adapter.vocab_size):
-        text = entry_text(token_id)
-        if text is None:
-            continue
-        n_checked += 1
-        ids = encode(text)
+    for (token_id, text), ids in zip(entries, encode_each(adapter, [text for _, text in entries])):
         if len(ids) != 1 or ids[0] != token_id:
             n_unreachable += 1
             if len(unreachable) < n_examples:
                 unreachable.append(f"{token_id} {_quoted(text)} -> {' '.join(map(str, ids)) or 'nothing'}")
-    return VocabularyHealth(n_partial_char_entries=len(adapter.partial_char_ids), n_entries_checked=n_checked,
+    return VocabularyHealth(n_partial_char_entries=len(adapter.partial_char_ids), n_entries_checked=len(entries),
                             n_unreachable=n_unreachable, unreachable_examples=tuple(unreachable),
                             entries_checked=adapter.entry_text_rule)
 

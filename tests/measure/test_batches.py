@@ -1,0 +1,46 @@
+"""The vocabulary check encodes every entry in one library call where it can: the same ids, the
+same figures as one call per entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmark.adapters import PRETRAINED
+from benchmark.measure.batches import encode_each
+from benchmark.measure.vocabulary import vocabulary_health
+
+FLORES = Path(__file__).resolve().parents[2] / "corpora" / "flores200"
+
+
+def _one_call_per_entry(adapter):
+    """The check as it was written before batching: every entry encoded alone, in id order."""
+    checked, unreachable = 0, []
+    for token_id in range(adapter.vocab_size):
+        text = adapter.entry_text(token_id)
+        if text is not None:
+            checked += 1
+            ids = adapter.encode(text)
+            if ids != [token_id]:
+                unreachable.append(token_id)
+    return checked, unreachable
+
+
+@pytest.mark.parametrize("tokenizer", ["google/gemma4", "tiktoken/o200k_base"])  # 4 and 12 unreachable
+def test_every_entry_checked_in_one_call_gives_the_figures_of_one_call_each(tokenizer):
+    adapter = PRETRAINED[tokenizer]()
+    health = vocabulary_health(adapter)
+    checked, unreachable = _one_call_per_entry(adapter)
+    assert (health.n_entries_checked, health.n_unreachable) == (checked, len(unreachable))
+    assert unreachable and [int(example.split()[0]) for example in health.unreachable_examples] == unreachable[:12]
+
+
+def test_sentencepiece_lines_in_one_call_are_its_ids_line_by_line():
+    adapter = PRETRAINED["mistral/sp-v1"]()
+    texts = []
+    for path in sorted((FLORES / "devtest").glob("*.devtest")):
+        texts += path.read_text(encoding="utf-8").splitlines()[:40]
+    texts += ["", " ", "\u2581", "日本語"]
+    assert encode_each(adapter, texts) == [adapter.encode(text) for text in texts]
+    assert encode_each(adapter, []) == []
