@@ -19,11 +19,15 @@ from typing import Sequence
 
 from benchmark.results import metrics
 
+# Resamples at a time: 250 costs 0.7x the time of the premium's 50 (fewer calls per group of ids);
+# the draws, and so every interval, are the same (docs/measurements/2026-12-02-run-speed.md).
+CHUNK_RESAMPLES = 250
+
 
 def renyi_efficiency_cis(cells: Sequence[tuple[Sequence[int], Sequence[int], int]], *, confidence: float = 0.95,
                          alpha: float = metrics.RENYI_ALPHA, n_resamples: int = metrics.BOOTSTRAP_RESAMPLES,
                          seed: int = metrics.BOOTSTRAP_SEED,
-                         chunk_resamples: int = metrics.BOOTSTRAP_CHUNK) -> list[tuple[float, float] | None]:
+                         chunk_resamples: int = CHUNK_RESAMPLES) -> list[tuple[float, float] | None]:
     """Percentile intervals of `metrics.renyi_efficiency` for many cells, each (the ids of every
     line one after another, tokens per line, vocabulary size), every cell of the same number of
     lines over the same resamples. None without tokens or with a vocabulary under 2."""
@@ -35,6 +39,14 @@ def renyi_efficiency_cis(cells: Sequence[tuple[Sequence[int], Sequence[int], int
         if sum(tokens_per_line) and vocab_size >= 2:
             by_length.setdefault(len(tokens_per_line), []).append(index)
     tail = (1.0 - confidence) / 2
+    with _one_blas_thread():
+        _intervals(cells, by_length, out, tail, alpha, n_resamples, seed, chunk_resamples)
+    return out
+
+
+def _intervals(cells, by_length, out, tail, alpha, n_resamples, seed, chunk_resamples) -> None:
+    import numpy as np
+
     for n_lines, indices in by_length.items():
         parts = [_Parts(np.asarray(cells[i][0], dtype=np.int64), np.asarray(cells[i][1], dtype=np.int64), alpha)
                  for i in indices]
@@ -50,7 +62,19 @@ def renyi_efficiency_cis(cells: Sequence[tuple[Sequence[int], Sequence[int], int
             entropy = np.log2(sums[keep, k] / totals[keep, k] ** alpha) / (1.0 - alpha)
             low, high = np.quantile(entropy / np.log2(cells[index][2]), [tail, 1.0 - tail])
             out[index] = (float(low), float(high))
-    return out
+
+
+@functools.cache
+def _blas():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()  # finding the loaded BLAS takes milliseconds: once
+
+
+def _one_blas_thread():
+    """The dense product on one BLAS thread: threaded BLAS spins on a busy machine (5-15x the CPU
+    here), and one thread is 4x faster than einsum (docs/measurements/2026-12-02-run-speed.md)."""
+    return _blas().limit(limits=1, user_api="blas")
 
 
 def _chunks(n_lines: int, n_resamples: int, seed: int, chunk_resamples: int, alpha: float):
@@ -97,9 +121,11 @@ class _Parts:
         dense_ids = np.unique(pair_ids[dense], return_inverse=True)[1]
         self.dense = np.zeros((n_lines, int(dense_ids.max()) + 1 if dense.any() else 0))
         self.dense[pair_lines[dense], dense_ids] = counts[dense]
-        self.few = []  # (lines, counts), each (ids x n) for the ids in exactly n lines
-        for n in np.unique(lines_of_pair[~single & ~dense]):
-            pick = lines_of_pair == n  # pairs sorted by id: each id's n lines are consecutive
+        self.few = []  # (lines, counts), each (ids x n) for the ids in exactly n lines, n rising
+        few = np.flatnonzero(~single & ~dense)
+        few = few[np.argsort(lines_of_pair[few], kind="stable")]  # by n, then as sorted: each id's lines together
+        for pick in np.split(few, np.flatnonzero(np.diff(lines_of_pair[few])) + 1) if len(few) else ():
+            n = int(lines_of_pair[pick[0]])
             self.few.append((pair_lines[pick].reshape(-1, n), counts[pick].reshape(-1, n, 1).astype(np.int32)))
         self.table = np.zeros(0)
 
@@ -111,8 +137,10 @@ class _Parts:
 
         out = powered_weights @ self.single_per_line
         if self.dense.shape[1]:
-            # subtle: einsum, not @: a threaded BLAS spins on a busy machine (5-15x the CPU here)
-            out += self._powered(np.rint(np.einsum("kl,lh->hk", weights, self.dense)).astype(np.int64))
+            # Exact: whole numbers far below 2 ** 53, whatever order the product adds them in.
+            # subtle: (ids x k) in Fortran order, as einsum gave it before: the sum over ids below
+            # then adds in the same order (another layout moves the last bits)
+            out += self._powered(np.rint(weights @ self.dense).T.astype(np.int64))
         for lines, counts in self.few:
             out += self._powered((weights_by_line[lines] * counts).sum(axis=1, dtype=np.int64))
         return out
