@@ -7,9 +7,8 @@ out. It is not an entropy: a compressor on about a thousand sentences learns lit
 and leaves a per-script overhead; docs/methodology.md says what it is and is not.
 
 lzma from the standard library at its strongest setting (preset 9 | PRESET_EXTREME), raw LZMA2
-(no container header, so only the text's own bytes count): no dependency, and on FLORES-200's
-devtest it compresses 2% smaller than zstd at level 19 to 22, whose floors differ from lzma's by
-0.6% at the median (docs/measurements/2026-12-01-information-floor.md).
+(no container header, so only the text's own bytes count): no dependency for a figure every row
+carries; why lzma and not zstd is measured in docs/measurements/2026-12-01-information-floor.md.
 """
 
 from __future__ import annotations
@@ -18,8 +17,8 @@ import lzma
 from typing import Sequence
 
 COMPRESSOR = "lzma"
-# Up to this many languages the run compresses in its own process (0.1 s of CPU each on FLORES-200's
-# devtest); past it, on its workers (204 languages: 27 s of CPU).
+# Up to this many languages the run compresses in its own process, where starting a pool of workers
+# would cost more than compressing them; past it, on its workers (docs/methodology.md has the cost).
 FLOOR_LANGUAGES_HERE = 32
 LZMA_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME},)
 DESCRIPTION = ("the measured sentences joined by newlines, as UTF-8, compressed by lzma (raw LZMA2, preset 9 | "

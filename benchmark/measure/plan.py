@@ -81,10 +81,9 @@ WARM_UP_BYTES = 1_000_000
 # lines such as "Yes." in two unrelated corpora) the report gives the count.
 MAX_SHARE_MEASURED_IN_TRAINING = 0.05
 # Trained tokenizers learn from at most this many lines in all, an equal share per language: the
-# whole dev split of up to 30 languages (30 x 997 = 29,910 lines), the first 147 lines of each of
-# FLORES-200's 204. Training grows with the lines: all 204 dev splits took our BPE 41 s and 802 MB
-# at 16,384 tokens, and `train` with every family 21 min and 1.4 GB (SentencePiece 8 min a size);
-# capped, 11 s and 241 MB, and 2 min 17 s and 0.5 GB (docs/reproduce.md).
+# whole dev split of up to 30 languages (30 x 997 = 29,910 lines) is kept whole, and 204 languages
+# train on 147 lines each, so training time and memory stop growing with the number of languages
+# (the measurements behind the number: docs/measurements/2026-12-01-training-cap.md).
 MAX_TRAINING_LINES = 30_000
 
 
