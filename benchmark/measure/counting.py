@@ -23,7 +23,7 @@ from typing import Mapping, Sequence
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.results.rows import ROW_INTERVALS, ResultRow
-from benchmark.measure.timing import RUN_CLOCK, ThroughputResult, measure_throughput
+from benchmark.measure.timing import RUN_CLOCK, YARDSTICK_CHUNK_TEXTS, ThroughputResult, measure_throughput
 
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
 
@@ -137,25 +137,44 @@ def _align(counts: Counts, token_starts, token_ends, word_bounds, line_bytes, li
 
 
 def time_language(adapter: Adapter, texts: Sequence[str], warm_texts: Sequence[str], *, repeats: int,
-                  yardstick: Adapter | None = None) -> ThroughputResult:
+                  yardstick: Adapter | None = None, budget_seconds: float | None = None) -> ThroughputResult:
     """Throughput on `texts` after `warm_texts`, the cache reset before every repeat; `yardstick`
-    (an adapter without a cache) is timed in turns with the adapter in every repeat."""
-    reset = adapter.reset_cache if adapter.has_cache else None
-    restorer = getattr(adapter, "cache_restorer", None)
-    if reset is not None and restorer is not None:
-        # Same protocol, cheaper: warm up once, then restore that warm cache before each repeat.
+    (an adapter without a cache) is timed in turns with the adapter in every repeat. With
+    `budget_seconds`, only as many whole turns of `texts` as fit it at the warm-up's speed
+    (measure/cells.py). An encoder without a cache warms up once, on the first turn of `texts`:
+    there is no cache to fill, only the interpreter and the CPU's caches."""
+    from benchmark.measure.cells import spread_turns, turns_in_budget
+
+    has_cache = adapter.has_cache
+    warm = warm_texts if has_cache else texts[:YARDSTICK_CHUNK_TEXTS]
+    if has_cache:
         adapter.reset_cache()
-        for text in warm_texts:
-            adapter.encode(text)
-        reset = restorer()
+    start = RUN_CLOCK()
+    for text in warm:
+        adapter.encode(text)
+    warm_seconds = RUN_CLOCK() - start
+    if budget_seconds is not None:
+        warm_bytes = _n_bytes(warm)
+        speed = warm_seconds / warm_bytes if warm_bytes and warm_seconds > 0 else None
+        n_turns = turns_in_budget(len(texts), _n_bytes(texts), speed, repeats=repeats, turn=YARDSTICK_CHUNK_TEXTS,
+                                  budget_seconds=budget_seconds)
+        texts = spread_turns(texts, n_turns, turn=YARDSTICK_CHUNK_TEXTS)
+    reset, warmed = None, False
+    restorer = getattr(adapter, "cache_restorer", None)
+    if has_cache:
+        # Warm once and put that warm cache back before each repeat where the adapter can; else
+        # (HF's word cache) reset and warm up again before each repeat but the first.
+        reset = restorer() if restorer is not None else None
         if reset is not None:
             warm_texts = ()
         else:
-            reset = adapter.reset_cache
+            reset, warmed = adapter.reset_cache, True
+    else:
+        warm_texts = ()
     if yardstick is not None and yardstick.has_cache:
         raise ValueError(f"the yardstick {yardstick.id} keeps a cache: it would be timed on text it has seen")
     return measure_throughput(adapter.encode, warm_texts, texts, repeats=repeats, reset=reset, clock=RUN_CLOCK,
-                              yardstick=yardstick.encode if yardstick is not None else None)
+                              yardstick=yardstick.encode if yardstick is not None else None, warmed=warmed)
 
 
 def build_row(adapter: Adapter, language: str, texts: Sequence[str], counts: Counts,

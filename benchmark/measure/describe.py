@@ -14,7 +14,7 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
 
-from benchmark.measure import floor, twins
+from benchmark.measure import cells, floor, twins
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.adapters.families import vendor_packages
@@ -59,7 +59,8 @@ PACKAGES = tuple(dict.fromkeys((
 
 def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor: Executor,
                  words: dict[str, LanguageWords], examples: Examples, *,
-                 reused_timing: dict[str, str] | None = None) -> RunRecord:
+                 reused_timing: dict[str, str] | None = None,
+                 timed_cells: dict[str, dict[str, int | None]] | None = None) -> RunRecord:
     """The record of a run from its plan, its tokenizers, where it counted, the words it found and
     the example sentence as each tokenizer split it (`counting.split_examples`): nothing here
     encodes or measures."""
@@ -102,7 +103,7 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         training_text_sha256=plan.training.sha256,
         max_sentences=plan.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
-        timing=_timing_settings(plan, reused_timing or None),
+        timing=_timing_settings(plan, reused_timing or None, timed_cells),
         counting=(CountingSettings(engine=twins.describe(twinned)) if executor.counts_here  # counted here
                   else CountingSettings(executor=executor.name, n_workers=executor.n_workers,
                                         engine=twins.describe(twinned))),
@@ -175,10 +176,13 @@ def _timed_languages_text(plan: Plan) -> str:
             "reference, the first language of each script, then in run order; the others' throughput is blank)")
 
 
-def _timing_settings(plan: Plan, reused: dict[str, str] | None = None) -> TimingSettings:
+def _timing_settings(plan: Plan, reused: dict[str, str] | None = None,
+                     timed_cells: dict[str, dict[str, int | None]] | None = None) -> TimingSettings:
     return TimingSettings(
         repeats=plan.repeats,
         reused_measured_on=reused,
+        timed_cells=timed_cells,
+        budget=cells.DESCRIPTION,
         n_timed_sentences={code: len(texts) for code, texts in plan.timed_texts.items()},
         timed_sample=(f"at most {QUICK_TIMED_SENTENCES if plan.quick else TIMED_SENTENCES} of the measured "
                       "sentences, evenly spread over them, and at most "
@@ -188,8 +192,9 @@ def _timing_settings(plan: Plan, reused: dict[str, str] | None = None) -> Timing
         yardstick=YARDSTICK_ID,
         turn_sentences=YARDSTICK_CHUNK_TEXTS,
         warm_up=dict(plan.warm_source),
-        protocol=("per repeat: reset the encoder's cache, encode the warm-up text, then time every measured "
-                  "sentence encoded on its own (unseen text), in turns with the yardstick"),
+        protocol=("per repeat: reset the encoder's cache, encode the warm-up text, then time every timed "
+                  "sentence encoded on its own (unseen text), in turns with the yardstick; an encoder without a "
+                  "cache warms up once, on the first turn of the sample (it has no cache to fill)"),
         throughput_x_tiktoken=("median over repeats of (yardstick seconds / tokenizer seconds), the yardstick "
                                "encoding the same sentences in each repeat, the two taking turns every "
                                f"{YARDSTICK_CHUNK_TEXTS} sentences"),

@@ -31,6 +31,7 @@ from benchmark.adapters import (
     run_train_task,
     train_tasks,
 )
+from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
 from benchmark.plumbing.errors import one_line
 from benchmark.measure.executors import (
@@ -102,15 +103,18 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("counting")
-        timed, reused = reuse_or_time(timed_tokenizers(ready, quick=plan.quick), plan, counted, stored,
-                                      lambda todo: _time_all(todo, plan, plan.repeats, counted, progress))
+        cells = timed_cells(ready, tuple(plan.timed_texts), plan.reference, quick=plan.quick, is_trained=is_trained)
+        timed, reused = reuse_or_time([t for t in ready if t.id in cells], plan, counted, stored,
+                                      lambda todo: _time_all(todo, plan, cells, counted, progress), cells=cells)
         clock.lap("timing")
         examples = split_examples(ready, plan)
     rows = _rows(tokenizers, plan, counted, timed, words, compressed)
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
-    record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused)
+    record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused,
+                          timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}
+                                       for tokenizer, languages in timed.items() if languages})
     clock.lap("rows and record")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
@@ -263,23 +267,11 @@ def wants_renyi_interval(tokenizer: Adapter) -> bool:
     return not is_trained(tokenizer.family)
 
 
-def timed_tokenizers(tokenizers: Sequence[Adapter], *, quick: bool) -> list[Adapter]:
-    """The tokenizers whose throughput is timed: all; with --quick, each trained family at its
-    largest size only (a family's sizes share one encoder, so its speed changes little with size)."""
-    if not quick:
-        return list(tokenizers)
-    largest: dict[str, Adapter] = {}
-    for tokenizer in tokenizers:
-        if is_trained(tokenizer.family):
-            kept = largest.get(tokenizer.family)
-            if kept is None or tokenizer.vocab_size > kept.vocab_size:
-                largest[tokenizer.family] = tokenizer
-    return [t for t in tokenizers if not is_trained(t.family) or largest[t.family] is t]
-
-
-def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, progress: Progress):
-    """tokenizer id -> language -> its timing on the plan's sample, one tokenizer at a time, in
-    this process (or, for an encoder whose reset keeps memory, in a child that takes it along)."""
+def _time_all(tokenizers: Sequence[Adapter], plan: Plan, cells: dict[str, tuple[str, ...]], counted,
+              progress: Progress):
+    """tokenizer id -> language -> its timing on the plan's sample, one tokenizer at a time on its
+    `cells` (measure/cells.py), in this process (or, for an encoder whose reset keeps memory, in a
+    child that takes it along)."""
     from benchmark.measure.isolated import in_child
 
     step = progress.task("timing (one thread)", total=len(tokenizers))
@@ -290,27 +282,29 @@ def _time_all(tokenizers: Sequence[Adapter], plan: Plan, repeats: int, counted, 
         progress.update(step, f"timing {tokenizer.id}")
         if tokenizer.reset_keeps_memory:
             try:
-                timed[tokenizer.id], failed = in_child(_time_tokenizer, tokenizer, plan, repeats, yardstick, failures)
+                timed[tokenizer.id], failed = in_child(_time_tokenizer, tokenizer, plan, cells[tokenizer.id], yardstick,
+                                                       failures)
             except RuntimeError as exc:
-                timed[tokenizer.id], failed = {}, {code: str(exc) for code in plan.timed_texts if code not in failures}
+                timed[tokenizer.id], failed = {}, {code: str(exc) for code in cells[tokenizer.id] if code not in failures}
         else:
-            timed[tokenizer.id], failed = _time_tokenizer(tokenizer, plan, repeats, yardstick, failures)
+            timed[tokenizer.id], failed = _time_tokenizer(tokenizer, plan, cells[tokenizer.id], yardstick, failures)
         failures.update(failed)
         progress.advance(step)
     progress.finish(step)
     return timed
 
 
-def _time_tokenizer(tokenizer: Adapter, plan: Plan, repeats: int, yardstick: Adapter | None,
+def _time_tokenizer(tokenizer: Adapter, plan: Plan, languages: Sequence[str], yardstick: Adapter | None,
                     failures: dict[str, str]) -> tuple[dict[str, ThroughputResult], dict[str, str]]:
-    """One tokenizer's timing on each timed language it counted (in run order), and the languages
-    it raised on while timed."""
+    """One tokenizer's timing on each of `languages` it counted (in run order), within the cell's
+    budget (measure/cells.py), and the languages it raised on while timed."""
     timed, failed = {}, {}
-    for code in plan.timed_texts:  # in run order (plan.timed_languages)
+    for code in languages:
         if code not in failures:
             try:
                 timed[code] = time_language(tokenizer, plan.timed_texts[code], plan.warm_texts[code],
-                                            repeats=repeats, yardstick=yardstick)
+                                            repeats=plan.repeats, yardstick=yardstick,
+                                            budget_seconds=CELL_BUDGET_SECONDS)
             except Exception as exc:  # it counted this text, yet raised on a timed pass
                 failed[code] = one_line(exc)
     return timed, failed

@@ -64,6 +64,7 @@ class ThroughputResult:
     ids: tuple[Sequence[int], ...] | None = field(default=None, repr=False, compare=False)
     # The yardstick's seconds over the same texts, one per repeat, timed in turns with the encoder.
     yardstick_seconds: tuple[float, ...] = ()
+    n_texts: int | None = None  # texts timed in each repeat (None: kept before it was recorded)
 
     @property
     def throughput_mb_s(self) -> float | None:
@@ -93,6 +94,7 @@ def measure_throughput(
     keep_ids: bool = False,
     clock: Callable[[], float] = time.perf_counter,
     yardstick: Callable[[str], Sequence[int]] | None = None,
+    warmed: bool = False,
 ) -> ThroughputResult:
     """Time `encode` over `timed_texts`, each text on its own, after warming up on `warm_texts`.
 
@@ -100,7 +102,9 @@ def measure_throughput(
     repeat, followed by the warm-up, so each repeat sees the timed texts for the first time.
     `yardstick` (optional, an encoder without a cache) is timed over the same texts in every
     repeat, the two taking turns every `YARDSTICK_CHUNK_TEXTS` texts, the encoder first in even
-    repeats and the yardstick first in odd ones; it warms up before each of its turns.
+    repeats and the yardstick first in odd ones; it warms up before each of its turns. `warmed`:
+    the caller has just reset the encoder and encoded `warm_texts`, so the first repeat starts as
+    it is.
 
     >>> r = measure_throughput(str.encode, ["warm"], ["hello", "world"], repeats=3)
     >>> r.n_bytes, r.n_tokens, len(r.repeat_seconds)
@@ -113,11 +117,12 @@ def measure_throughput(
     yardstick_seconds = []
     outputs: list[Sequence[int]] = []
     for repeat in range(repeats):
-        if reset is not None:
-            reset()
-        if reset is not None or repeat == 0:
-            for text in warm_texts:
-                encode(text)
+        if not (warmed and repeat == 0):
+            if reset is not None:
+                reset()
+            if reset is not None or repeat == 0:
+                for text in warm_texts:
+                    encode(text)
         if yardstick is None:
             outputs, seconds = _time_once(encode, timed_texts, clock)
         else:
@@ -132,6 +137,7 @@ def measure_throughput(
         n_tokens=sum(len(ids) for ids in outputs),
         ids=tuple(outputs) if keep_ids else None,
         yardstick_seconds=tuple(yardstick_seconds),
+        n_texts=len(timed_texts),
     )
 
 

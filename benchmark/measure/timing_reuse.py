@@ -50,11 +50,13 @@ def timing_key(tokenizer: Any, plan: Any, languages: Sequence[str], *,
 
 
 def reuse_or_time(tokenizers: Sequence[Any], plan: Any, counted, stored: ResultsCache,
-                  time_all: Callable[..., dict[str, dict[str, ThroughputResult]]]):
+                  time_all: Callable[..., dict[str, dict[str, ThroughputResult]]], cells=None):
     """(tokenizer id -> language -> timing, tokenizer id -> when its reused timings were measured).
     With `plan.reuse_timing`, a tokenizer whose entry is whole is not timed; the others are timed
-    by `time_all(tokenizers)` (alone, as always) and stored, whole sets only."""
-    expected = {t.id: [code for code in plan.timed_texts if code not in counted[t.id][1]] for t in tokenizers}
+    by `time_all(tokenizers)` (alone, as always) and stored, whole sets only. `cells`: tokenizer id
+    -> the languages it is timed on (measure/cells.py); None: every timed language."""
+    expected = {t.id: [code for code in (plan.timed_texts if cells is None else cells[t.id])
+                       if code not in counted[t.id][1]] for t in tokenizers}
     keys = {t.id: timing_key(t, plan, expected[t.id]) for t in tokenizers} if stored.root else {}
     reused: dict[str, dict[str, ThroughputResult]] = {}
     measured_on: dict[str, str] = {}

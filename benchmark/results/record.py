@@ -46,6 +46,10 @@ class TimingSettings:
     # run --reuse-timing: tokenizer id -> when the timings reused from the results cache were
     # measured (ISO 8601, UTC); None or absent: every timing was measured in this run.
     reused_measured_on: dict[str, str] | None = None
+    # tokenizer id -> language -> sentences timed in each repeat (measure/cells.py: which cells are
+    # timed, and a cell's budget); None or absent: every tokenizer on every sample, whole.
+    timed_cells: dict[str, dict[str, int | None]] | None = None
+    budget: str | None = None  # how a cell's sentences were chosen
 
 
 @dataclass(frozen=True)

@@ -129,16 +129,22 @@ def test_the_record_gives_each_languages_script_and_the_right_to_left_ones(tmp_p
     assert plain.language_scripts == {} and plain.right_to_left == ()
 
 
-def test_quick_times_each_trained_family_at_its_largest_size_and_every_other_tokenizer():
+def test_each_trained_family_is_timed_at_its_largest_size_everywhere_and_others_on_the_reference():
     from types import SimpleNamespace as Stand
 
     tokenizers = [Stand(id=f"bpe/balanced-{n}", family="bpe-balanced", vocab_size=n, train_seconds=1.0) for n in (1024, 4096)]
     tokenizers += [Stand(id="hf/bpe-1024", family="hf-bpe", vocab_size=1024, train_seconds=1.0),
                    Stand(id="tiktoken/cl100k_base", family="tiktoken", vocab_size=100277, train_seconds=None),
                    Stand(id="tiktoken/o200k_base", family="tiktoken", vocab_size=200019, train_seconds=None)]
-    quick = [t.id for t in run_module.timed_tokenizers(tokenizers, quick=True)]
-    assert quick == ["bpe/balanced-4096", "hf/bpe-1024", "tiktoken/cl100k_base", "tiktoken/o200k_base"]
-    assert run_module.timed_tokenizers(tokenizers, quick=False) == tokenizers
+    from benchmark.adapters import is_trained
+    from benchmark.measure.cells import timed_cells
+
+    quick = timed_cells(tokenizers, ("eng", "jpn"), "eng", quick=True, is_trained=is_trained)
+    assert list(quick) == ["bpe/balanced-4096", "hf/bpe-1024", "tiktoken/cl100k_base", "tiktoken/o200k_base"]
+    assert set(quick.values()) == {("eng", "jpn")}
+    # Without --quick, a family's other sizes are timed on the reference language alone.
+    full = timed_cells(tokenizers, ("eng", "jpn"), "eng", quick=False, is_trained=is_trained)
+    assert full == {**quick, "bpe/balanced-1024": ("eng",)} and list(full) == [t.id for t in tokenizers]
 
 
 def test_every_row_decomposes_its_premium_and_pairs_carry_intervals(tmp_path):
