@@ -3,15 +3,13 @@ same figures as one call per entry."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from benchmark.adapters import PRETRAINED
 from benchmark.measure.batches import encode_each
 from benchmark.measure.vocabulary import vocabulary_health
+from tests.support.paths import FLORES
 
-FLORES = Path(__file__).resolve().parents[2] / "corpora" / "flores200"
 
 
 def _one_call_per_entry(adapter):

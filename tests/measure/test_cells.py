@@ -3,8 +3,6 @@ on the reference only, a slow encoder on fewer whole turns, tiktoken on its whol
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from benchmark.adapters import PRETRAINED
 from benchmark.adapters.inhouse import InhouseBPE
 from benchmark.bpe import ByteLevelBPE
@@ -12,8 +10,8 @@ from benchmark.measure.cells import CELL_BUDGET_SECONDS, spread_turns, turns_in_
 from benchmark.measure.counting import time_language
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.run import run_benchmark
+from tests.support.paths import FLORES
 
-FLORES = Path(__file__).resolve().parents[2] / "corpora" / "flores200"
 
 
 def lines(split: str, language: str, n: int) -> list[str]:
@@ -30,17 +28,18 @@ def test_the_budget_keeps_whole_turns():
     assert spread_turns(list(range(300)), 1, turn=128)[:4] == [0, 2, 4, 7]
 
 
-def test_a_slow_encoder_is_timed_on_fewer_sentences_and_tiktoken_on_its_whole_sample():
+def test_a_cell_over_its_budget_is_timed_on_whole_turns_spread_over_its_sample():
     texts, warm = lines("devtest", "rus_Cyrl", 256), lines("dev", "rus_Cyrl", 400)
     model = ByteLevelBPE.train(lines("dev", "rus_Cyrl", 600) + lines("dev", "eng_Latn", 600), 3000)
-    ours = time_language(InhouseBPE(model, id="bpe/test-3000", family="bpe-test"), texts, warm, repeats=3,
-                         budget_seconds=CELL_BUDGET_SECONDS)
-    tiktoken = time_language(PRETRAINED["tiktoken/cl100k_base"](), texts, warm, repeats=3,
-                             budget_seconds=CELL_BUDGET_SECONDS)
-    assert ours.n_texts == 128 and len(ours.repeat_seconds) == 3  # our pure-Python encoder: one turn
-    assert tiktoken.n_texts == 256
-    whole = time_language(PRETRAINED["tiktoken/cl100k_base"](), texts, warm, repeats=2)
-    assert whole.n_texts == 256 and whole.n_tokens == tiktoken.n_tokens
+    ours = InhouseBPE(model, id="bpe/test-3000", family="bpe-test")
+    tiktoken = PRETRAINED["tiktoken/cl100k_base"]()
+    for adapter in (ours, tiktoken):  # with a cache (warmed on `warm`) and without (on the first turn)
+        tight = time_language(adapter, texts, warm, repeats=3, yardstick=tiktoken, budget_seconds=1e-9)
+        loose = time_language(adapter, texts, warm, repeats=3, yardstick=tiktoken, budget_seconds=10.0)
+        assert tight.n_texts == 128 and len(tight.repeat_seconds) == len(tight.yardstick_seconds) == 3
+        assert tight.n_tokens == sum(len(adapter.encode(text)) for text in texts[::2])
+        assert loose.n_texts == 256 and loose.n_tokens == sum(len(adapter.encode(text)) for text in texts)
+    assert CELL_BUDGET_SECONDS / 3 > 3 * 0.006  # tiktoken's 256 Russian sentences (~6 ms) fit three times over
 
 
 def test_a_run_times_a_familys_smaller_sizes_on_the_reference_only_and_records_its_cells(tmp_path):

@@ -3,8 +3,6 @@ itself, a line where the engines differ fails its row, and the record and method
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from benchmark.adapters.inhouse import InhouseBPE
@@ -16,12 +14,12 @@ from benchmark.measure.executors import count_slices
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.rare_entries import rare_entry_share, run_rare_task, RareTask
 from benchmark.measure.run import run_benchmark
-from benchmark.report.methods import methods_paragraph
+from benchmark.report.facts.methods import methods_paragraph
 from benchmark.report.view import ReportView
 from benchmark.results.rows import ROW_FIELDS, TIMING_FIELDS
 from benchmark.words.segmenters import segment_language
+from tests.support.paths import FLORES
 
-FLORES = Path(__file__).resolve().parents[2] / "corpora" / "flores200"
 LANGUAGES = ("eng_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang")
 
 
