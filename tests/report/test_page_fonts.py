@@ -1,9 +1,12 @@
-"""The page draws every script its token examples show without system fonts: it embeds subset Noto
-faces (report/pages/page_fonts.py) that cover every character of those examples."""
+"""The page draws every character it shows without system fonts beyond Latin, Greek and Cyrillic:
+it embeds subset Noto faces (report/pages/page_fonts.py) that cover every character of its token
+examples and every other character outside the blocks every browser's fonts draw (a vocabulary
+table's `１０` and `珊`), and names them in each font stack of the page."""
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import re
 import unicodedata
@@ -12,10 +15,11 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from benchmark.report.pages.html import render_html
+from benchmark.report.pages.page_fonts import SYSTEM_DRAWN, beyond_system_fonts, page_text
 from benchmark.report.pages.token_examples import html_languages, token_examples_text
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
-from tests.support.paths import DATA
+from tests.support.paths import DATA, REPO
 
 FACE = re.compile(r'@font-face \{ font-family: "([^"]+)"; font-weight: 400; src: url\(data:font/woff;base64,'
                   r'([A-Za-z0-9+/=]+)\) format\("woff"\); \}')
@@ -53,7 +57,53 @@ def test_a_face_holds_only_the_characters_the_page_needs(many):
 
 
 def test_a_page_without_token_examples_embeds_no_font(many):
-    import dataclasses
-
+    # Its tables hold Latin, Greek and Cyrillic alone: nothing to embed.
     bare = ReportView(rows=many.rows, record=dataclasses.replace(many.record, examples={}), summaries=many.summaries)
     assert "@font-face" not in render_html(bare, [])
+
+
+def faces_of(page: str) -> dict[str, set[int]]:
+    """family -> the code points its embedded face draws."""
+    return {name: set(TTFont(io.BytesIO(base64.b64decode(data))).getBestCmap()) for name, data in FACE.findall(page)}
+
+
+def stack(page: str, selector: str) -> list[str]:
+    return [name.strip().strip('"') for name in re.search(re.escape(selector) + r" \{ font-family: ([^;]+);", page)[1].split(",")]
+
+
+def test_a_page_without_token_examples_embeds_a_face_for_the_cjk_of_its_vocabulary_table():
+    # A real small run with Qwen: its vocabulary table names entries such as "１０" and "珊" (with a
+    # variation selector), which a machine without CJK fonts draws as boxes.
+    cost = ReportView.of(load_results(DATA / "results_cost.json"))
+    bare = ReportView(rows=cost.rows, record=dataclasses.replace(cost.record, examples={}), summaries=cost.summaries)
+    page = render_html(bare, [])
+    assert "１０" in page_text(page) and "珊" in page_text(page)
+    faces = faces_of(page)
+    assert {ord(ch) for ch in "珊０１２"} <= set().union(*faces.values())
+    # The faces come after the system's fonts (a machine's own fonts draw what they can) and before
+    # the generic family, in the text and in the first column of the tables.
+    for selector, generic in (("body", "sans-serif"), ("td:first-child, .tokrow .tid", "monospace")):
+        names = stack(page, selector)
+        assert names[-1] == generic and names[-1 - len(faces):-1] == list(faces)
+
+
+# No pinned package carries a Noto face for these scripts (manimgx-fonts has 19 scripts, the CJK
+# package one): the 204-language page shows them in its token examples and tables unembedded.
+NO_FACE = ("TIBETAN", "OL CHIKI", "TIFINAGH")
+
+
+@pytest.fixture(scope="module", params=["reports/results.json",
+                                        pytest.param("reports/all-languages/results.json", marks=pytest.mark.slow)])
+def real_page(request):
+    return request.param, render_html(ReportView.of(load_results(REPO / request.param)), [])
+
+
+def test_every_character_of_the_real_reports_is_drawn_by_an_embedded_face_or_by_every_browser(real_page):
+    name, page = real_page
+    covered = set().union(*faces_of(page).values())
+    missing = sorted({ch for ch in beyond_system_fonts(page_text(page)) if ord(ch) not in covered})
+    assert all(unicodedata.name(ch).startswith(NO_FACE) for ch in missing), (
+        name, [f"U+{ord(ch):04X} {unicodedata.name(ch)}" for ch in missing if not unicodedata.name(ch).startswith(NO_FACE)])
+    assert set(stack(page, "body")) >= set(faces_of(page))
+    if name == "reports/results.json":  # the six-language page: its vocabulary table's CJK, nothing missing
+        assert {ord(ch) for ch in "珊０１２"} <= covered and not missing

@@ -25,7 +25,14 @@ from benchmark.report.pages.filter_box import filter_attributes, header_attribut
 from benchmark.report.facts.findings import compute_findings
 from benchmark.report.facts.methods import methods_paragraph, run_summary
 from benchmark.report.naming import language_label
-from benchmark.report.pages.page_fonts import embedded_fonts, font_css
+from benchmark.report.pages.page_fonts import (
+    CODE_FONTS,
+    TEXT_FONTS,
+    beyond_system_fonts,
+    embedded_fonts,
+    font_css,
+    page_text,
+)
 from benchmark.report.pages.sections import report_sections
 from benchmark.report.tables.table import SKIPPED, Table
 from benchmark.report.tables.measurements import all_rows_table
@@ -36,8 +43,7 @@ from benchmark.report.view import ReportView
 CSS = """
 :root { --ink: #1d232a; --muted: #5b6570; --line: #d9dee3; --band: #f5f7f9; --accent: #2563a8; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK JP",
-       Roboto, Helvetica, Arial, sans-serif; color: var(--ink); background: #fff; }
+body { margin: 0; font: 15px/1.5 TEXT_FONTS, sans-serif; color: var(--ink); background: #fff; }
 main { max-width: 1320px; margin: 0 auto; padding: 24px 24px 64px; }
 h1 { font-size: 1.7rem; margin: 0 0 4px; }
 h2 { font-size: 1.3rem; margin: 40px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
@@ -59,7 +65,7 @@ tbody tr:nth-child(even) { background: #fafbfc; }
 tbody tr:hover { background: #eef4fb; }
 td.skipped { color: #98a1aa; font-style: italic; }
 td.status { white-space: normal; min-width: 260px; }
-td:first-child { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.82rem; }
+td:first-child { font-family: CODE_FONTS, monospace; font-size: 0.82rem; }
 figure { margin: 18px 0 34px; }
 figure img { width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; }
 dl.record { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 0.88rem; }
@@ -67,7 +73,12 @@ dl.record dt { color: var(--muted); }
 dl.record dd { margin: 0; }
 a.csv { font-size: 0.72rem; font-weight: 500; color: var(--accent); border: 1px solid var(--line); border-radius: 4px;
         padding: 0 5px; margin-left: 8px; text-decoration: none; vertical-align: middle; }
-"""
+""".replace("TEXT_FONTS", TEXT_FONTS).replace("CODE_FONTS", CODE_FONTS)
+
+# Where the embedded faces go in each font stack of the page (page_fonts.font_css): after the system's
+# fonts in the text and in the code, first in the token examples.
+FONT_STACKS = {"body": (TEXT_FONTS, "sans-serif"), "td:first-child, .tokrow .tid": (CODE_FONTS, "monospace"),
+               ".toks": ("", "system-ui, sans-serif")}
 
 # Optional: click a header to sort by that column (numbers as numbers); the page reads without it.
 SORT_SCRIPT = """
@@ -187,20 +198,9 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
     record_html = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in record_items)
     nav += ['<a href="#all_rows">All measurements</a>', '<a href="#methods">Method</a>', '<a href="#record">Run record</a>']
     sections_html = "\n".join(body)
-    # Subset faces for every character of the token examples: the page draws them without system fonts.
-    fonts_css = font_css(embedded_fonts(token_examples_text(results)), ".toks")
     pairwise_link = (' Each language\'s ratio of token totals between two production tokenizers, with its interval: '
                      '<a href="pairwise.csv">pairwise.csv</a>.' if results.pairwise else "")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{fonts_css}</style>
-</head>
-<body>
-<main>
+    main = f"""<main>
 <h1>Token cost by language</h1>
 <p class="meta">{esc(run_summary(results))}</p>
 <nav>{"".join(nav)}</nav>
@@ -221,7 +221,21 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 {f"<p>{esc(leading.methods)}</p>" if leading is not None else ""}
 <h2 id="record">Run record</h2>
 <dl class="record">{record_html}</dl>
-</main>
+</main>"""
+    # Subset faces for every character of the token examples and every one the page shows beyond what
+    # every browser's fonts draw: the page draws them without system fonts.
+    fonts = embedded_fonts(token_examples_text(results) + beyond_system_fonts(page_text(main)))
+    fonts_css = font_css(fonts, FONT_STACKS)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Token cost by language: results</title>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{fonts_css}</style>
+</head>
+<body>
+{main}
 <script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>
 </body>
 </html>

@@ -20,6 +20,7 @@ from benchmark.report.facts.examples import (
     png_leaves_out,
 )
 from benchmark.report.naming import language_label
+from benchmark.report.pages.page_fonts import CODE_FONTS
 from benchmark.report.view import ReportView
 
 MAX_HTML_LANGUAGES = 30  # FLORES-200 has 29 scripts: each can show one language
@@ -28,13 +29,13 @@ CSS = """
 .tokex { margin: 10px 0 18px; }
 .tokex h4 { margin: 14px 0 4px; font-size: 0.95rem; }
 .tokrow { display: grid; grid-template-columns: 250px 1fr; gap: 10px; padding: 2px 0; align-items: baseline; }
-.tokrow .tid { font: 0.8rem ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; color: var(--muted); }
+.tokrow .tid { font: 0.8rem CODE_FONTS, monospace; color: var(--muted); }
 .toks { font-size: 1.05rem; line-height: 1.9; }
 .toks span { padding: 1px 0; border-radius: 2px; }
 .toks span:nth-child(odd) { background: #dbe8f6; }
 .toks span:nth-child(even) { background: #f6e3c8; }
 .toks span.bytes { font: 0.75rem ui-monospace, monospace; color: #7a4b00; }
-"""
+""".replace("CODE_FONTS", CODE_FONTS)
 
 
 def html_languages(results: ReportView, left_out: list[str] | None = None) -> list[str]:
