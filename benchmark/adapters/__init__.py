@@ -1,35 +1,38 @@
 """Every tokenizer behind one small interface (base.py), by id: the one table of tokenizers and
 families (families.py, collected from what each module declares: table.py), the registry of
-factories (registry.py), users' files (user_files.py), the training cache (cache.py) and its
-cache-or-train loop (trained.py). One module per outside library: openai_tiktoken, openai_bpe,
-google_sentencepiece, hf_tokenizers, and ours, inhouse; one per vendor (meta_llama, mistral_ai,
-alibaba_qwen, deepseek_ai), each file pinned by SHA-256 and read by benchmark/plumbing/pinned.py.
+factories and trainers (registry.py), users' files (user_files.py), the training cache (cache.py)
+and its cache-or-train loop (trained.py), the models each vendor's tokenizer serves (models.py,
+from models.csv).
+
+One module per outside library (openai_tiktoken, openai_bpe, google_sentencepiece, hf_tokenizers,
+hf_parity) and ours (inhouse); one per vendor, named after its owner (meta_llama, ...), each
+listed once in families.PRODUCTION_MODULES, its files pinned by SHA-256 and read by
+benchmark/plumbing/pinned.py.
 
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
 """
 
 from benchmark.adapters.base import Adapter, Failed, NotBuilt, Skipped
 from benchmark.adapters.cache import TrainingCache, cache_root, default_cache_dir
-from benchmark.adapters.families import is_production, is_trained
+from benchmark.adapters.families import is_production, is_trained, parse_trained_id
 from benchmark.adapters.registry import (
     DEFAULT_VOCAB_SIZES,
     PRETRAINED,
-    TrainedFamily,
     TrainingText,
     bpe_family,
     build_tokenizers,
     candidate_ids,
-    is_trained_id,
-    requested_size,
     run_train_task,
     select_ids,
     train_tasks,
     trained_families,
 )
+from benchmark.adapters.table import Family, TrainedId
 from benchmark.adapters.user_files import check_tokenizer_files, file_id, load_tokenizer_file, tokenizer_file_kind
 
 __all__ = [
-    "Adapter", "Failed", "NotBuilt", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "trained_families",
-    "candidate_ids", "is_trained_id", "requested_size", "run_train_task", "select_ids", "train_tasks", "build_tokenizers", "load_tokenizer_file",
-    "cache_root", "default_cache_dir", "is_production", "is_trained", "file_id", "check_tokenizer_files", "tokenizer_file_kind",
+    "Adapter", "Failed", "NotBuilt", "Skipped", "TrainingCache", "TrainingText", "DEFAULT_VOCAB_SIZES", "PRETRAINED",
+    "Family", "TrainedId", "bpe_family", "trained_families", "candidate_ids", "parse_trained_id", "run_train_task",
+    "select_ids", "train_tasks", "build_tokenizers", "load_tokenizer_file", "cache_root", "default_cache_dir",
+    "is_production", "is_trained", "file_id", "check_tokenizer_files", "tokenizer_file_kind",
 ]

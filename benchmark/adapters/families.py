@@ -12,6 +12,8 @@ Imports only the modules' declarations: their libraries are imported where a tok
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from benchmark.adapters import (
     alibaba_qwen,
     anthropic_claude,
@@ -28,7 +30,7 @@ from benchmark.adapters import (
     user_files,
     xai_grok,
 )
-from benchmark.adapters.table import FILE, FILE_ID_PREFIX, KINDS, PRODUCTION, TRAINED, Family, Pretrained
+from benchmark.adapters.table import FILE, KINDS, PRODUCTION, TRAINED, Family, Pretrained, TrainedId, parse_size
 
 # Each module with vendors' vocabularies, once; its tokenizers are listed in its own order, the
 # families by their `order`.
@@ -88,29 +90,21 @@ def families_of_kind(kind: str) -> tuple[str, ...]:
     return tuple(f.family for f in FAMILIES if f.kind == kind)
 
 
-def family_of_id(tokenizer_id: str) -> Family | None:
-    """The family an id belongs to, from the id alone: a production tokenizer's, a trained
-    family's (`hf/bpe-4096`, our BPE in any mix), None for a user's file (`file/<name>`, whose
-    family depends on its content) or an id nobody declares."""
-    if tokenizer_id in PRETRAINED_TOKENIZERS:
-        return PRETRAINED_TOKENIZERS[tokenizer_id].family
-    if tokenizer_id.startswith(FILE_ID_PREFIX):
-        return None
-    for family in FAMILIES:
-        if family.size_of(tokenizer_id) is not None:
-            return family
-    return inhouse.family_of_id(tokenizer_id)
-
-
-def requested_size(tokenizer_id: str) -> int | None:
-    """The vocabulary size a trained id asks for (`bpe/balanced-4096` -> 4096); None for others."""
-    family = family_of_id(tokenizer_id)
-    return family.size_of(tokenizer_id) if family is not None and is_trained(family.family) else None
-
-
-def is_trained_id(tokenizer_id: str) -> bool:
-    """Whether this program trains the tokenizer with this id."""
-    return requested_size(tokenizer_id) is not None
+def parse_trained_id(tokenizer_id: str, families: Iterable[Family] | None = None) -> TrainedId | None:
+    """The one reader of trained ids: `bpe/balanced-4096` -> TrainedId(bpe-balanced, 4096); None for
+    any other id (a vendor's, a user's file, one nobody declares, a size `parse_size` refuses).
+    `families`: the trained families to read ids of (a run's, with their mixes); by default every
+    trained family of the table, and our BPE in any mix."""
+    candidates = [f for f in (FAMILIES if families is None else families) if f.kind == TRAINED]
+    found = [f for f in candidates if tokenizer_id.startswith(f.id_prefix)]
+    if families is None:  # our BPE in a mix the table does not hold (`bpe/eng9-rest1-4096`)
+        prefix, dash, _ = tokenizer_id.rpartition("-")
+        found += [f for f in (inhouse.family_of_prefix(prefix + dash),) if f is not None]
+    for family in found:  # `bpe/` (ids of runs before mixes) is a prefix of `bpe/balanced-`: the size decides
+        size = parse_size(tokenizer_id[len(family.id_prefix):])
+        if size is not None:
+            return TrainedId(family, size)
+    return None
 
 
 def vendor_packages() -> tuple[str, ...]:

@@ -50,10 +50,10 @@ def family_of(family: str) -> Family | None:
     return None
 
 
-def family_of_id(tokenizer_id: str) -> Family | None:
-    """The Family of one of our BPE's trained ids in any mix (`bpe/eng9-rest1-4096`), else None."""
-    mix_name, dash, size = tokenizer_id.removeprefix(f"{FAMILY}/").rpartition("-")
-    if not tokenizer_id.startswith(f"{FAMILY}/") or not dash or not mix_name or not (size.isdigit() and size.isascii()):
+def family_of_prefix(id_prefix: str) -> Family | None:
+    """The Family of our BPE in the mix whose ids start with `id_prefix` (`bpe/eng9-rest1-`), else None."""
+    mix_name = id_prefix.removeprefix(f"{FAMILY}/").removesuffix("-")
+    if not (id_prefix.startswith(f"{FAMILY}/") and id_prefix.endswith("-") and mix_name):
         return None
     return mix_family(mix_name)
 

@@ -16,6 +16,7 @@ Library modules are imported inside the factories, so `import benchmark.adapters
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import importlib
 from dataclasses import dataclass
@@ -24,19 +25,19 @@ from typing import Callable, Sequence
 from benchmark.adapters.base import Adapter, Failed, NotBuilt, Skipped, TrainingText
 from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.families import (MODULE_OF, PRETRAINED_TOKENIZERS, PRODUCTION_SELECTOR, VENDOR_VOCABULARIES,
-                                         is_trained_id, requested_size)
+                                         parse_trained_id)
 from benchmark.adapters.inhouse import mix_family
 from benchmark.adapters.google_sentencepiece import UNIGRAM
 from benchmark.adapters.hf_parity import HF_PARITY
 from benchmark.adapters.hf_tokenizers import BPE_FAMILY, WORDPIECE_FAMILY
+from benchmark.adapters.table import Family, TrainedId
 from benchmark.corpora.mixes import BUILT_IN, TrainingMix
 from benchmark.plumbing.errors import BenchmarkError, one_line
 from benchmark.plumbing.pinned import PinnedFile
 
 DEFAULT_VOCAB_SIZES = (1024, 2048, 4096, 8192, 16384)
-__all__ = ["DEFAULT_VOCAB_SIZES", "PRETRAINED", "TrainedFamily", "bpe_family", "build_tokenizers", "candidate_ids",
-           "is_trained_id", "pretrained_file", "requested_size", "run_train_task", "select_ids", "train_tasks",
-           "trained_families"]
+__all__ = ["DEFAULT_VOCAB_SIZES", "PRETRAINED", "bpe_family", "build_tokenizers", "candidate_ids", "pretrained_file",
+           "run_train_task", "select_ids", "train_family", "train_tasks", "trained_families", "trained_in"]
 
 
 def _pretrained(module: str, name: str) -> Callable[[], Adapter]:
@@ -86,28 +87,36 @@ def _train_hf_parity(training: TrainingText, sizes: Sequence[int], cache: Traini
     return hf_parity.train_sizes(training, sizes, cache)
 
 
-@dataclass(frozen=True)
-class TrainedFamily:
-    family: str  # the `family` column
-    id_prefix: str  # the id is id_prefix + str(vocab_size)
-    train: Callable[..., dict[int, Adapter | Skipped]]  # (training, sizes, cache, pretoken_counts=None)
-    mix: TrainingMix | None = None  # our BPE's training mix
-
-    def sizes_in(self, ids: Sequence[str]) -> list[int]:
-        """The sizes of this family that `ids` ask for (`bpe/parity-4096` -> 4096)."""
-        return [int(i[len(self.id_prefix):]) for i in ids
-                if i.startswith(self.id_prefix) and i[len(self.id_prefix):].isdigit()]
+# The libraries' trained families, in the order training runs in (after our BPE's mixes).
+LIBRARY_FAMILIES = (UNIGRAM, WORDPIECE_FAMILY, BPE_FAMILY, HF_PARITY)
+_LIBRARY_TRAINERS = {UNIGRAM.family: _train_sentencepiece, WORDPIECE_FAMILY.family: _train_hf(WORDPIECE_FAMILY.family),
+                     BPE_FAMILY.family: _train_hf(BPE_FAMILY.family), HF_PARITY.family: _train_hf_parity}
 
 
-def trained_families(mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> tuple[TrainedFamily, ...]:
-    """Our BPE in each training mix, then the libraries' trainers (the order training runs in)."""
-    ours = tuple(TrainedFamily(bpe_family(mix), mix_family(mix.name).id_prefix, _train_bpe(mix), mix) for mix in mixes)
-    return ours + (
-        TrainedFamily(UNIGRAM.family, UNIGRAM.id_prefix, _train_sentencepiece),
-        TrainedFamily(WORDPIECE_FAMILY.family, WORDPIECE_FAMILY.id_prefix, _train_hf(WORDPIECE_FAMILY.family)),
-        TrainedFamily(BPE_FAMILY.family, BPE_FAMILY.id_prefix, _train_hf(BPE_FAMILY.family)),
-        TrainedFamily(HF_PARITY.family, HF_PARITY.id_prefix, _train_hf_parity),
-    )
+def trained_families(mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> tuple[Family, ...]:
+    """Our BPE in each training mix (each family holding its mix), then the libraries' trainers
+    (the order training runs in)."""
+    return tuple(dataclasses.replace(mix_family(mix.name), mix=mix) for mix in mixes) + LIBRARY_FAMILIES
+
+
+def train_family(family: Family, training: TrainingText, sizes: Sequence[int], cache: TrainingCache,
+                 pretoken_counts=None) -> dict[int, Adapter | Skipped]:
+    """Train (or read from the cache) one trained family at `sizes`; our BPE on `pretoken_counts`
+    when the caller counted them."""
+    if family.mix is not None:
+        return _train_bpe(family.mix)(training, sizes, cache, pretoken_counts)
+    return _LIBRARY_TRAINERS[family.family](training, sizes, cache)
+
+
+def trained_in(ids: Sequence[str], families: Sequence[Family]) -> dict[Family, list[int]]:
+    """The sizes of each of `families` that `ids` ask for, in `families`' order (families none
+    of the ids ask for left out)."""
+    sizes: dict[Family, list[int]] = {family: [] for family in families}
+    for tokenizer_id in ids:
+        trained = parse_trained_id(tokenizer_id, families)
+        if trained is not None:
+            sizes[trained.family].append(trained.vocab_size)
+    return {family: found for family, found in sizes.items() if found}
 
 
 def bpe_family(mix: TrainingMix) -> str:
@@ -118,7 +127,7 @@ def bpe_family(mix: TrainingMix) -> str:
 def candidate_ids(vocab_sizes: Sequence[int] = DEFAULT_VOCAB_SIZES,
                   mixes: Sequence[TrainingMix] = tuple(BUILT_IN.values())) -> list[str]:
     """Every id a run with these sizes and mixes can measure, in report order."""
-    ids = [f.id_prefix + str(size) for f in trained_families(mixes) for size in vocab_sizes]
+    ids = [TrainedId(f, size).id for f in trained_families(mixes) for size in vocab_sizes]
     return ids + list(PRETRAINED)
 
 
@@ -144,23 +153,34 @@ def select_ids(patterns: Sequence[str] | None, vocab_sizes: Sequence[int], extra
         else:
             matches = [i for i in ids + extra if fnmatch.fnmatchcase(i, pattern)]
         if not matches:
-            raise BenchmarkError(
-                f"unknown tokenizer {pattern!r}; known with --vocab-sizes "
-                f"{','.join(map(str, vocab_sizes))}: {', '.join(ids + extra)} (patterns like 'hf/*' work too, "
-                f"and {PRODUCTION_SELECTOR!r}: every vendor's vocabulary)"
-            )
+            raise BenchmarkError(_unknown(pattern, ids + extra, vocab_sizes, trained_families(mixes)))
         selected.update(matches)
     # The user's files are measured unless the patterns choose among them.
     chosen_files = [i for i in extra if i in selected]
     return [i for i in ids if i in selected] + (chosen_files or extra)
 
 
+def _unknown(pattern: str, known: Sequence[str], vocab_sizes: Sequence[int], families: Sequence[Family]) -> str:
+    """The one line for a `--tokenizers` item that selects nothing: a trained id at a size the run
+    does not train, a trained family's id whose size is not ASCII digits, or the known ids."""
+    sizes = ",".join(map(str, vocab_sizes))
+    trained = parse_trained_id(pattern, families)
+    if trained is not None:
+        return (f"unknown tokenizer {pattern!r}: the run trains sizes {sizes}, not {trained.vocab_size}; "
+                f"add it with --vocab-sizes {sizes},{trained.vocab_size}")
+    family = next((f for f in families if pattern.startswith(f.id_prefix)), None)
+    if family is not None and not any(c in pattern for c in "*?["):
+        return (f"unknown tokenizer {pattern!r}: a trained tokenizer's id ends in its vocabulary size in ASCII "
+                f"digits, e.g. {family.trained_id((*vocab_sizes, *DEFAULT_VOCAB_SIZES)[0])}")
+    return (f"unknown tokenizer {pattern!r}; known with --vocab-sizes {sizes}: {', '.join(known)} (patterns like "
+            f"'hf/*' work too, and {PRODUCTION_SELECTOR!r}: every vendor's vocabulary)")
+
+
 @dataclass(frozen=True)
 class TrainTask:
     """Train one family at some sizes into the cache (plain data: it runs in a worker)."""
 
-    family: str  # its `family` column (a worker finds the family by it: functions do not pickle)
-    mix: TrainingMix | None
+    family: Family  # with its mix, for our BPE
     sizes: tuple[int, ...]
     training: TrainingText
     cache: TrainingCache
@@ -170,24 +190,18 @@ class TrainTask:
 def run_train_task(task: TrainTask) -> str | None:
     """Train the task's family into its cache; None when done, else the one-line reason it failed
     (the family is then trained again, and fails again, where it is built: `build_tokenizers`)."""
-    family = next(f for f in trained_families((task.mix,) if task.mix else ()) if f.family == task.family)
     try:
-        family.train(task.training, list(task.sizes), task.cache, pretoken_counts=task.pretoken_counts)
+        train_family(task.family, task.training, list(task.sizes), task.cache, pretoken_counts=task.pretoken_counts)
     except Exception as exc:
         return one_line(exc)
     return None
 
 
 def train_tasks(ids: Sequence[str], training: TrainingText, cache: TrainingCache,
-                families: Sequence[TrainedFamily], pretoken_counts=None) -> list[TrainTask]:
+                families: Sequence[Family], pretoken_counts=None) -> list[TrainTask]:
     """One task per trained family that `ids` ask for; our BPE's take `pretoken_counts`."""
-    tasks = []
-    for family in families:
-        sizes = tuple(family.sizes_in(ids))
-        if sizes:
-            tasks.append(TrainTask(family.family, family.mix, sizes, training, cache,
-                                   pretoken_counts if family.mix else None))
-    return tasks
+    return [TrainTask(family, tuple(sizes), training, cache, pretoken_counts if family.mix else None)
+            for family, sizes in trained_in(ids, families).items()]
 
 
 def build_tokenizers(
@@ -195,7 +209,7 @@ def build_tokenizers(
     training: TrainingText | None,
     cache: TrainingCache,
     *,
-    families: Sequence[TrainedFamily] | None = None,
+    families: Sequence[Family] | None = None,
     on_step: Callable[[str], None] | None = None,
 ) -> list[Adapter | NotBuilt]:
     """Train (or read from the cache) and load the tokenizers `ids`, in that order.
@@ -205,21 +219,17 @@ def build_tokenizers(
     family is trained or loaded (for a progress bar).
     """
     built: dict[str, Adapter | NotBuilt] = {}
-    for family in families if families is not None else trained_families():
-        sizes = family.sizes_in(ids)
-        if not sizes:
-            continue
+    for family, sizes in trained_in(ids, families if families is not None else trained_families()).items():
         if training is None:
             raise BenchmarkError("trained tokenizers need training text; none was given")
         if on_step:
             on_step(f"training (or loading from the cache) {family.family} at {', '.join(map(str, sizes))}")
         try:
-            trained = family.train(training, sizes, cache)
+            trained = train_family(family, training, sizes, cache)
         except Exception as exc:  # one family's failure must not cost the others
-            trained = {size: Failed(family.id_prefix + str(size), family.family, size, one_line(exc))
-                       for size in sizes}
+            trained = {size: Failed(family.trained_id(size), family.family, size, one_line(exc)) for size in sizes}
         for size, adapter in trained.items():
-            built[family.id_prefix + str(size)] = adapter
+            built[family.trained_id(size)] = adapter
     for tokenizer_id in ids:
         if tokenizer_id in PRETRAINED:
             if on_step:

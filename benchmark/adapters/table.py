@@ -3,16 +3,24 @@ imports of its own beyond the pinned-file record, so every module can declare an
 table (families.py) can collect.
 
 - `Family`: a value of the `family` column, how a report names it, where it sorts, and what kind
-  of tokenizer it is; a trained family also the prefix its ids start with (`id_prefix + size`).
+  of tokenizer it is; a trained family also the prefix its ids start with (`id_prefix + size`)
+  and, for our BPE, the training mix it learns from.
+- `TrainedId`: one trained tokenizer, as data: its family and the vocabulary size asked for. Its
+  id (`bpe/balanced-4096`) is built from them for display and keys, and read back by one
+  parser (families.parse_trained_id), whose sizes are `parse_size`'s.
 - `Pretrained`: one production tokenizer: its id, its family, the name its module's `load(name)`
   takes, and the pinned file it is counted from.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from benchmark.plumbing.pinned import PinnedFile
+
+if TYPE_CHECKING:
+    from benchmark.corpora.mixes import TrainingMix
 
 PRODUCTION = "production"  # a vendor's fixed vocabulary
 TRAINED = "trained"  # trained here, at each size of the sweep
@@ -32,10 +40,13 @@ class Family:
     kind: str  # one of KINDS
     order: int  # report order, across every family (smaller first)
     id_prefix: str | None = None  # a trained family's ids are id_prefix + str(vocab_size)
+    # Our BPE's training mix; not part of what the family is (the `family` column names the mix).
+    mix: TrainingMix | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
         assert (self.id_prefix is not None) == (self.kind == TRAINED), self
+        assert self.mix is None or self.kind == TRAINED, self
 
     @property
     def key(self) -> str:
@@ -43,14 +54,31 @@ class Family:
 
     def trained_id(self, vocab_size: int) -> str:
         """`sentencepiece/unigram-4096`: the id of this family's tokenizer at a size."""
-        return f"{self.id_prefix}{vocab_size}"
+        return TrainedId(self, vocab_size).id
 
-    def size_of(self, tokenizer_id: str) -> int | None:
-        """The size a trained id of this family asks for (`bpe/parity-4096` -> 4096), else None."""
-        if self.id_prefix is None or not tokenizer_id.startswith(self.id_prefix):
-            return None
-        rest = tokenizer_id[len(self.id_prefix):]
-        return int(rest) if rest.isdigit() and rest.isascii() else None
+
+@dataclass(frozen=True)
+class TrainedId:
+    """A trained tokenizer's identity: `TrainedId(UNIGRAM, 4096).id == "sentencepiece/unigram-4096"`."""
+
+    family: Family  # a trained family
+    vocab_size: int  # the size asked for (a model may stop below it: measure/run.py says so)
+
+    def __post_init__(self) -> None:
+        assert self.family.kind == TRAINED and type(self.vocab_size) is int and self.vocab_size > 0, self
+
+    @property
+    def id(self) -> str:
+        return f"{self.family.id_prefix}{self.vocab_size}"
+
+
+def parse_size(text: str) -> int | None:
+    """A vocabulary size as written in an id or an option: ASCII digits, no sign, no leading
+    zero (`"4096"` -> 4096); None for anything else (`"٤٠٩٦"`, `"²"`, `"4_096"`, `"04096"`), so
+    that every size read back builds the same id again."""
+    if not (text.isascii() and text.isdigit()) or text.startswith("0"):
+        return None
+    return int(text)
 
 
 @dataclass(frozen=True)

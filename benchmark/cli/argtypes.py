@@ -35,12 +35,14 @@ def csv_list(value: str) -> list[str]:
 
 def vocab_sizes(value: str) -> list[int]:
     """`1024,4096` -> [1024, 4096], sorted, each from MIN_VOCAB_SIZE to MAX_VOCAB_SIZE."""
+    from benchmark.adapters.table import parse_size  # the sizes ids are read back with
+
     sizes = []
     for item in csv_list(value):
-        try:
-            size = int(item)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"vocabulary sizes must be integers, got {item!r}") from None
+        size = parse_size(item)
+        if size is None:
+            raise argparse.ArgumentTypeError(f"vocabulary sizes are whole numbers in ASCII digits, like 4096; "
+                                             f"got {item!r}")
         if not MIN_VOCAB_SIZE <= size <= MAX_VOCAB_SIZE:
             raise argparse.ArgumentTypeError(
                 f"vocabulary size {size} is out of range: from {MIN_VOCAB_SIZE} (256 byte tokens + merges) "

@@ -93,7 +93,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
 def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
     """`run`'s first lines: which text is measured and which trains, the folders named as the run
     record names them (tests/measure/test_train_corpus.py shows each case)."""
-    from benchmark.measure.plan import display_path, is_trained_id
+    from benchmark.measure.plan import display_path
 
     def split_of(corpus, split: str) -> str:
         where = display_path(corpus.root)
@@ -105,7 +105,7 @@ def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
     said = [f"measuring {n_languages} on {split_of(plan.corpus, plan.corpus.measure_split)} ({lines})"]
     if not plan.trains:
         return said
-    n_trained = sum(is_trained_id(i) for i in plan.tokenizer_ids)
+    n_trained = len(plan.trained)
     n_lines = len(plan.training.texts) // max(1, len(plan.train_languages))
     said.append(f"training {n_trained} tokenizer{'s' if n_trained != 1 else ''} on "
                 f"{split_of(plan.train_corpus, plan.train_corpus.train_split)} "

@@ -150,7 +150,8 @@ QUICK_LEFT_OUT = (
 
 def _mix_settings(plan: Plan) -> dict[str, MixSettings] | None:
     """The training mixes of the families this run trained, with the shares they came to."""
-    used = [f.mix for f in plan.families if f.mix is not None and f.sizes_in(plan.tokenizer_ids)]
+    asked = {trained.family for trained in plan.trained.values()}
+    used = [f.mix for f in plan.families if f.mix is not None and f in asked]
     if not used:
         return None
     n_bytes = {code: sum(len(line.encode("utf-8")) for line in lines) for code, lines in plan.training.lines.items()}

@@ -29,16 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmark.adapters import (
-    DEFAULT_VOCAB_SIZES,
-    TrainedFamily,
-    TrainingText,
-    check_tokenizer_files,
-    file_id,
-    is_trained_id,
-    select_ids,
-    trained_families,
-)
+from benchmark.adapters import DEFAULT_VOCAB_SIZES, TrainingText, check_tokenizer_files, file_id, select_ids, trained_families
+from benchmark.adapters.families import parse_trained_id
+from benchmark.adapters.table import Family, TrainedId
 from benchmark.corpora import (
     BUNDLED_CORPUS_DIR,
     ENGLISH_CODES,
@@ -151,8 +144,9 @@ class Plan:
     training: TrainingText
     train_share: str  # how the training lines were shared out, and whether MAX_TRAINING_LINES cut them
     mixes: tuple[TrainingMix, ...]  # our BPE's training mixes
-    families: tuple[TrainedFamily, ...]  # the trained families, ours in each mix first
+    families: tuple[Family, ...]  # the trained families, ours in each mix first
     tokenizer_ids: tuple[str, ...]
+    trained: dict[str, TrainedId]  # the trained ones of tokenizer_ids, read once: id -> (family, size)
     trains: bool  # whether any tokenizer of the run is trained by this program
     # measured language -> how many of its measured lines occur, word for word, in the training text
     n_measured_in_training: dict[str, int]
@@ -283,7 +277,9 @@ def plan_run(config: RunConfig) -> Plan:
     mixes = parse_mixes(config.train_mixes)
     ids = tuple(select_ids(config.tokenizers, config.vocab_sizes, [file_id(p) for p in config.tokenizer_files],
                            mixes=mixes))
-    trains = any(is_trained_id(i) for i in ids)
+    families = trained_families(mixes)
+    trained = {i: found for i in ids if (found := parse_trained_id(i, families)) is not None}
+    trains = bool(trained)
     corpus = load_corpus(root, load_languages)
     languages = corpus.languages
 
@@ -344,7 +340,7 @@ def plan_run(config: RunConfig) -> Plan:
         train_languages=train_languages, train_language_of={code: counterpart.get(code) for code in languages},
         measure_texts=measure_texts, timed_texts=timed_texts, warm_texts=warm_texts, warm_source=warm_source, training=training,
         train_share=describe_train_share(train_corpus, train_languages, limit),
-        mixes=mixes, families=trained_families(mixes), tokenizer_ids=ids, trains=trains,
+        mixes=mixes, families=families, tokenizer_ids=ids, trained=trained, trains=trains,
         n_measured_in_training=n_measured_in_training, quick=config.quick, vocab_sizes=config.vocab_sizes,
         max_sentences=config.max_sentences, tokenizer_files=config.tokenizer_files,
         tokenizer_file_pattern=config.tokenizer_file_pattern, repeats=config.repeats, cache_dir=config.cache_dir,

@@ -107,13 +107,13 @@ def rare_shares(tokenizers: Sequence[Adapter], training, executor, progress, sto
     run's TrainingText), for the trained ones: from the results cache `stored`, else counted on
     `executor`'s workers where a recipe can build them, or here where counting runs here (a worker
     would first build the tokenizer again)."""
-    from benchmark.adapters import requested_size
+    from benchmark.adapters import parse_trained_id
 
     if training is None:
         return {}
     here = {t.id: t for t in tokenizers
             if t.recipe is None or executor.counts_here or (executor.n_workers == 1 and executor.shares_memory)}
-    tasks = rare_tasks(tokenizers, training.lines, lambda adapter: requested_size(adapter.id) is not None,
+    tasks = rare_tasks(tokenizers, training.lines, lambda adapter: parse_trained_id(adapter.id) is not None,
                        shipped=lambda adapter: adapter.id not in here)
     known, tasks, keep = cached_shares(tasks, tokenizers, stored)
     if not tasks:

@@ -27,7 +27,6 @@ from benchmark.adapters import (
     is_trained,
     file_id,
     load_tokenizer_file,
-    requested_size,
     run_train_task,
     train_tasks,
 )
@@ -45,6 +44,8 @@ from benchmark.measure.executors import (
     share_adapters,
 )
 from benchmark.adapters.families import families_of_kind
+from benchmark.adapters.registry import trained_in
+from benchmark.adapters.table import TrainedId
 from benchmark.measure.counting import (
     Counts, build_row, row_intervals, skipped_row, split_examples, time_language, unmeasured_row,
 )
@@ -152,8 +153,8 @@ def _pretoken_counts(plan: Plan, cache: TrainingCache, executor: Executor) -> di
     from benchmark.adapters import inhouse
     from benchmark.bpe.train import add_counts
 
-    needed = [f for f in plan.families if f.mix is not None and f.sizes_in(plan.tokenizer_ids)
-              and (not cache.enabled or not inhouse.is_cached(plan.training, f.mix, f.sizes_in(plan.tokenizer_ids), cache))]
+    needed = [f for f, sizes in trained_in(plan.tokenizer_ids, plan.families).items() if f.mix is not None
+              and (not cache.enabled or not inhouse.is_cached(plan.training, f.mix, sizes, cache))]
     if not needed:
         return None
     slices = [{code: lines[start:start + TASK_LINES]} for code, lines in plan.training.lines.items()
@@ -185,16 +186,15 @@ def _build(plan: Plan, cache: TrainingCache, from_files: dict[str, Adapter],
     built.update(from_files)
     progress.update(step, f"{len(built)} tokenizers ready")
     progress.finish(step)
-    return [_short_of_target(built[i]) for i in plan.tokenizer_ids]
+    return [_short_of_target(built[i], plan.trained.get(i)) for i in plan.tokenizer_ids]
 
 
-def _short_of_target(tokenizer: Adapter | NotBuilt) -> Adapter | NotBuilt:
+def _short_of_target(tokenizer: Adapter | NotBuilt, trained: TrainedId | None) -> Adapter | NotBuilt:
     """A trained model that stopped below the size asked for (no pair left occurring twice) is
     not a model of that size: report it as skipped instead of a duplicate of a smaller one."""
-    requested = requested_size(tokenizer.id)
-    if not isinstance(tokenizer, Adapter) or requested is None or tokenizer.vocab_size >= requested:
+    if not isinstance(tokenizer, Adapter) or trained is None or tokenizer.vocab_size >= trained.vocab_size:
         return tokenizer
-    return Skipped(tokenizer.id, tokenizer.family, requested,
+    return Skipped(tokenizer.id, tokenizer.family, trained.vocab_size,
                    f"training text supports only {tokenizer.vocab_size} tokens (no pair left occurring twice)")
 
 

@@ -126,7 +126,7 @@ def test_errors_are_one_line_and_exit_2(tmp_path, capsys):
     assert "unknown tokenizer 'nope/*'" in capsys.readouterr().err
     assert main(["report", "--results", str(tmp_path / "missing.json")]) == 2
     assert "no such results file" in capsys.readouterr().err
-    for sizes, message in (("1024,big", "must be integers, got 'big'"), ("100", "vocabulary size 100 is out of range"),
+    for sizes, message in (("1024,big", "in ASCII digits, like 4096; got 'big'"), ("100", "vocabulary size 100 is out of range"),
                            ("1024,10000000000000", "vocabulary size 10000000000000 is out of range")):
         with pytest.raises(SystemExit) as exit_info:
             main(["run", "--vocab-sizes", sizes])
