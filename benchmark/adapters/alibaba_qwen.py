@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
-from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
+from benchmark.adapters.table import NFC, PRODUCTION, Family, pick_file, pretrained
 from benchmark.bpe.openai_ranks import bpe_openai_file
 from benchmark.plumbing.pinned import PinnedFile, read_pinned
 
-FAMILY = Family("qwen", "Qwen", PRODUCTION, order=50)
+FAMILY = Family("qwen", "Qwen", PRODUCTION, order=50, round_trip=NFC)
 # dashscope/tokenizers/qwen_tokenizer.py, PAT_STR (a test checks it against the package's): Llama 3's
 # pattern but for single digits.
 QWEN_PATTERN = (

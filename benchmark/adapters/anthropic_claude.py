@@ -17,11 +17,12 @@ ordinary text here (`encode_special_tokens=True`), where the SDK would count eac
 from __future__ import annotations
 
 from benchmark.adapters.base import Adapter, Recipe, source_info
-from benchmark.adapters.table import PRODUCTION, Family, pick_file, pretrained
+from benchmark.adapters.table import NFKC, PRODUCTION, Family, pick_file, pretrained
 from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile, read_pinned
 
 NOTE = "legacy: only accurate for older models such as claude-2.1, not today's Claude"
-FAMILY = Family("anthropic", "Anthropic Claude (legacy, claude-2.1 era)", PRODUCTION, order=90)
+FAMILY = Family("anthropic", "Anthropic Claude (legacy, claude-2.1 era)", PRODUCTION, order=90,
+                round_trip=NFKC)  # the SDK's file normalises ("ﬁ" -> "fi")
 FILES: dict[str, PinnedFile] = {
     "claude-legacy": PinnedFile(
         SUITE_PACKAGE, SUITE_MODULE, "vocabularies/claude_legacy/tokenizer.json.gz",

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, sha256_hex
 from benchmark.adapters.cache import TrainingCache
-from benchmark.adapters.table import TRAINED, Family, file_id
+from benchmark.adapters.table import NFKC_SPACES, TRAINED, Family, file_id
 from benchmark.plumbing.errors import BenchmarkError
 
 if TYPE_CHECKING:
     from benchmark.plumbing.pinned import PinnedFile
 
 UNIGRAM = Family("sentencepiece-unigram", "SentencePiece Unigram", TRAINED, order=190,
-                 id_prefix="sentencepiece/unigram-")
+                 id_prefix="sentencepiece/unigram-", round_trip=NFKC_SPACES)
 FAMILIES = (UNIGRAM,)
 FAMILY = UNIGRAM.family
 MODEL_SUFFIX = ".model"

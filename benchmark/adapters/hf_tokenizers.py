@@ -32,10 +32,11 @@ from typing import Any, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
-from benchmark.adapters.table import TRAINED, Family, file_id
+from benchmark.adapters.table import SPACES, TRAINED, Family, file_id
 
-WORDPIECE_FAMILY = Family("hf-wordpiece", "HF WordPiece", TRAINED, order=200, id_prefix="hf/wordpiece-")
-BPE_FAMILY = Family("hf-bpe", "HF byte-level BPE", TRAINED, order=170, id_prefix="hf/bpe-")
+WORDPIECE_FAMILY = Family("hf-wordpiece", "HF WordPiece", TRAINED, order=200, id_prefix="hf/wordpiece-",
+                          round_trip=SPACES)
+BPE_FAMILY = Family("hf-bpe", "HF byte-level BPE", TRAINED, order=170, id_prefix="hf/bpe-", byte_level=True)
 FAMILIES = (BPE_FAMILY, WORDPIECE_FAMILY)
 WORDPIECE = WORDPIECE_FAMILY.family
 BPE = BPE_FAMILY.family

@@ -40,7 +40,8 @@ def mix_family(mix_name: str) -> Family:
     names = list(BUILT_IN_MIX_NAMES)
     order = FIRST_ORDER + 10 * (names.index(mix_name) if mix_name in names else len(names))
     display = BUILT_IN_MIX_NAMES.get(mix_name, f"mix {mix_name}")
-    return Family(f"{FAMILY}-{mix_name}", f"our BPE ({display})", TRAINED, order, id_prefix=f"{FAMILY}/{mix_name}-")
+    return Family(f"{FAMILY}-{mix_name}", f"our BPE ({display})", TRAINED, order, id_prefix=f"{FAMILY}/{mix_name}-",
+                  byte_level=True)
 
 
 def family_of(family: str) -> Family | None:
@@ -61,7 +62,7 @@ def family_of_prefix(id_prefix: str) -> Family | None:
 FAMILIES = (*(mix_family(name) for name in BUILT_IN_MIX_NAMES),
             # results of runs made before training mixes: one family, ids bpe/<size>
             Family(FAMILY, "our byte-level BPE", TRAINED, FIRST_ORDER + 10 * len(BUILT_IN_MIX_NAMES),
-                   id_prefix=f"{FAMILY}/"))
+                   id_prefix=f"{FAMILY}/", byte_level=True))
 
 
 class InhouseBPE(Adapter):

