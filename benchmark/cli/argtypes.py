@@ -1,6 +1,7 @@
 """argparse types shared by every verb: each turns one option's text into a checked value, or
 raises `argparse.ArgumentTypeError` with a message that names the value (argparse prints it as
-`error: argument --repeats: expected a positive integer, got '0'`)."""
+`error: argument --repeats: expected a positive integer, got '0'`); and `stdin_text`, what
+encode's `-` stands for."""
 
 from __future__ import annotations
 
@@ -71,12 +72,23 @@ def share(value: str) -> float:
     return number
 
 
-def text_or_stdin(value: str) -> str:
-    """`-` is the text on stdin (its final newline dropped), anything else itself."""
-    if value != "-":
-        return value
-    data = sys.stdin.buffer.read()
+# encode shows one text's tokens; a mebibyte is some 300 pages, and a bound keeps `- < /dev/zero`
+# (or a log piped in by mistake) from filling the memory.
+MAX_STDIN_BYTES = 1 << 20
+
+
+def stdin_text(stream=None, *, limit: int = MAX_STDIN_BYTES) -> str:
+    """The text on stdin (its final newline dropped), for `encode -`: at most `limit` bytes of
+    UTF-8, or a `BenchmarkError` saying which bound it broke (read in the handler, not as an
+    argparse type, so the refusal is one line and not the usage)."""
+    from benchmark.plumbing.errors import BenchmarkError
+
+    stream = stream if stream is not None else sys.stdin.buffer
+    data = stream.read(limit + 1)  # one byte past the bound tells "too long" from "just fits"
+    if len(data) > limit:
+        raise BenchmarkError(f"stdin holds more than {limit:,} bytes; encode shows one text's tokens: "
+                             f"pipe in a shorter text (or split it)")
     try:
         return data.decode("utf-8").removesuffix("\n").removesuffix("\r")
     except UnicodeDecodeError as exc:
-        raise argparse.ArgumentTypeError(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+        raise BenchmarkError(f"stdin is not valid UTF-8 (byte {exc.start}); pass UTF-8 text") from None

@@ -70,7 +70,8 @@ def _train(args: argparse.Namespace) -> int:
 def _encode(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_encode
 
-    return cmd_encode(args.text, _config(args), separator=args.separator)
+    text = argtypes.stdin_text() if args.text == "-" else args.text
+    return cmd_encode(text, _config(args), separator=args.separator)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -199,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     encode = verbs.add_parser("encode", help="show how a sentence splits in each tokenizer",
                               description="Show TEXT split at token boundaries: Once | upon | a | time.")
-    encode.add_argument("text", type=argtypes.text_or_stdin, help="the sentence to split; - reads it from stdin")
+    encode.add_argument("text", help="the sentence to split; - reads it from stdin")
     encode.add_argument("--tokenizers", type=argtypes.csv_list, metavar="IDS", help="ids or patterns (default: all)")
     encode.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
                         help="the tokenizers these models use, e.g. gpt-5,claude-2.1 (with --tokenizers: both)")

@@ -367,6 +367,50 @@ def test_encode_reads_the_text_from_stdin_given_a_dash(monkeypatch, capsys):
     assert capsys.readouterr().out.split(None, 2) == ["tiktoken/o200k_base", "4", "Once |  upon |  a |  time\n"]
 
 
+def test_encode_dash_refuses_an_endless_stdin_in_one_line(tmp_path):
+    # The case (38 item 12): a MemoryError traceback after reading /dev/zero whole.
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run([sys.executable, "-m", "benchmark", "encode", "-"], stdin=zeros, capture_output=True,
+                              text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "error: stdin holds more than 1,048,576 bytes; encode shows one text's tokens: " \
+                          "pipe in a shorter text (or split it)\n"
+
+
+def test_encode_dash_reads_a_pipe_up_to_its_bound(monkeypatch, capsys):
+    import threading
+
+    from benchmark.cli.argtypes import MAX_STDIN_BYTES, stdin_text
+    from benchmark.plumbing.errors import BenchmarkError
+
+    read_end, write_end = os.pipe()
+
+    def flood():  # a writer that never stops on its own: 16 MiB of text, or until the reader is gone
+        with open(write_end, "wb") as pipe:
+            try:
+                for _ in range(256):
+                    pipe.write("Érase una vez\n".encode("utf-8") * 4096)
+            except BrokenPipeError:
+                pass
+
+    writer = threading.Thread(target=flood)
+    writer.start()
+    with open(read_end, "rb") as pipe:
+        monkeypatch.setattr(sys, "stdin", type("Stdin", (), {"buffer": pipe}))
+        assert main(["encode", "-", "--tokenizers", "tiktoken/o200k_base"]) == 2
+    writer.join(timeout=30)
+    assert _one_error(capsys) == f"error: stdin holds more than {MAX_STDIN_BYTES:,} bytes; encode shows one text's " \
+                                 "tokens: pipe in a shorter text (or split it)\n"
+    # The bound itself: exactly `limit` bytes are the text, one more is refused.
+    import io
+
+    assert stdin_text(io.BytesIO(b"x" * 9 + b"\n"), limit=10) == "x" * 9
+    with pytest.raises(BenchmarkError, match="more than 10 bytes"):
+        stdin_text(io.BytesIO(b"x" * 11), limit=10)
+    with pytest.raises(BenchmarkError, match=r"^stdin is not valid UTF-8 \(byte 2\)"):
+        stdin_text(io.BytesIO(b"ab\xffcd"))
+
+
 @pytest.mark.parametrize("make, what", [
     (lambda path: path.mkdir(), "is a folder"),
     (lambda path: os.mkfifo(path), "is a FIFO (named pipe)"),
