@@ -47,14 +47,14 @@ def _cost_phrase(figures: ModelFigures, reference: str) -> str:
     listing = figures.listing
     words = (f", {fmt_usd(figures.usd_per_million_reference_words)} per million {reference}-equivalent words"
              if figures.usd_per_million_reference_words is not None else "")
-    return (f"{figures.model} ({listing.provider}, {fmt_price(listing)}): {fmt_usd(figures.devtest_usd)} for the "
+    return (f"{figures.model} ({listing.seller}, {fmt_price(listing)}): {fmt_usd(figures.devtest_usd)} for the "
             f"{figures.n_sentences:,} sentences{words}")
 
 
 def _room_phrase(figures: ModelFigures, reference: str) -> str:
     words = (f", {fmt_count(figures.context_reference_words)} {reference}-equivalent words"
              if figures.context_reference_words is not None else "")
-    return (f"{figures.model} ({figures.listing.provider}, {fmt_window(figures.listing.context_window)}): "
+    return (f"{figures.model} ({figures.listing.seller}, {fmt_window(figures.listing.context_window)}): "
             f"{fmt_count(figures.context_sentences)} sentences{words}")
 
 

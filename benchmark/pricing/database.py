@@ -8,12 +8,19 @@ re-rendered later gives the same figures.
 
 A model's price is its entry's input price per million tokens; for tiered prices (a higher rate
 past 200k tokens in one request) the first tier, the rate of a request of ordinary length.
+
+A price is named by who sells at it. The database files some prices it copied from a reseller
+under the vendor's own entry (OpenAI's gpt-oss entries: "Imported from OpenRouter pricing", though
+OpenAI sells no gpt-oss API); such a listing names the reseller, not the vendor. A reseller's price
+(a router such as OpenRouter, which sells other hosts' endpoints) is marked so a page can say
+"via OpenRouter".
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -24,6 +31,10 @@ PINNED_VERSION = "0.2.3"
 # The pinned release's month (its PyPI upload); the data carries no date of its own. A test checks
 # the installed version is the pinned one, so this date cannot drift from the data it describes.
 PINNED_RELEASE = "2026-11"
+# Providers of the database that resell other hosts' endpoints rather than serve the model.
+RESELLERS = {"openrouter": "OpenRouter"}
+# The database's note on a price it copied from another provider's list (its price_comments).
+_IMPORTED = re.compile(r"Imported from (?P<seller>[A-Z][\w.-]*(?: [A-Z][\w.-]*)*) pricing")
 
 
 @dataclass(frozen=True)
@@ -36,10 +47,16 @@ class Listing:
     input_usd_per_mtok: float | None  # list input price, US dollars per million tokens; None: not priced
     context_window: int | None  # tokens; None: the source gives none
     source: str  # e.g. "genai-prices 0.2.3 (2026-11), price of 2026-12-01"
+    reseller: bool = False  # `provider` resells other hosts' endpoints (a router), or its price is a reseller's copy
 
     @property
     def priced(self) -> bool:
         return self.input_usd_per_mtok is not None
+
+    @property
+    def seller(self) -> str:
+        """Who sells at this price, as a page names it: 'AWS Bedrock', or 'via OpenRouter'."""
+        return f"via {self.provider}" if self.reseller else self.provider
 
 
 def installed_version() -> str | None:
@@ -100,6 +117,10 @@ def lookup(model: str, provider_id: str, entry: str = "", *, on: dt.date) -> Lis
     if found is None:
         raise BenchmarkError(f"{database_label()}: provider {provider_id} lists no {entry or model!r} "
                              f"(the listing of {model})")
-    return Listing(model=model, provider=provider.name, listing=f"{provider_id}:{found.id}",
+    seller, reseller = provider.name, provider_id in RESELLERS
+    imported = _IMPORTED.search(getattr(found, "price_comments", None) or "")
+    if imported is not None:  # the vendor's entry holds a reseller's price: name who sells at it
+        seller, reseller = imported["seller"], True
+    return Listing(model=model, provider=seller, listing=f"{provider_id}:{found.id}",
                    input_usd_per_mtok=_input_price(found, on), context_window=found.context_window,
-                   source=f"{database_label()}, price of {on.isoformat()}")
+                   source=f"{database_label()}, price of {on.isoformat()}", reseller=reseller)

@@ -2,8 +2,11 @@
 
 `listings.csv` (beside this module) says, for each model of the models file, which provider's
 entry of the price database prices it: the vendor's own API where it sells the model, else a named
-host (Meta sells no Llama API; the row says so), or no provider and why (an embedding model, base
-weights no API sells). It holds no figure: prices and windows are read from the database.
+host (Meta sells no Llama API and OpenAI no gpt-oss API; the row says so: AWS Bedrock where the
+database lists it, else OpenRouter, a reseller, named "via OpenRouter"), or no provider and why (an
+embedding model, base weights no API sells). A vendor's entry whose price the database imported
+from a reseller is not the vendor's price (database.py names the reseller). It holds no figure:
+prices and windows are read from the database.
 
 The user's own prices (`--prices FILE`) are read by prices_file.py.
 """

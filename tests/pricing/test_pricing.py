@@ -318,3 +318,50 @@ def test_a_malformed_pairwise_entry_is_one_error_naming_it(tmp_path):
     bad = write(tmp_path / "results.json", json.dumps(document))
     with pytest.raises(BenchmarkError, match=r"malformed results, pairwise\[3\]: n_tokens must be a count, got 'many'"):
         load_results(bad)
+
+
+def test_a_price_the_database_imported_from_a_reseller_names_the_reseller():
+    """genai-prices files some prices it copied from OpenRouter under the vendor's entry (its note says
+    so): such a listing names OpenRouter as a reseller, never the vendor, on every entry so noted."""
+    from genai_prices.data import providers
+
+    listing = database.lookup("gpt-oss-20b", "openai", on=ON)
+    assert (listing.listing, listing.provider, listing.reseller, listing.seller) == \
+        ("openai:gpt-oss-20b", "OpenRouter", True, "via OpenRouter")
+    noted = [(p, m) for p in providers for m in p.models
+             if (m.price_comments or "").startswith("Imported from OpenRouter pricing")]
+    assert len(noted) >= 5, "the pinned database notes its OpenRouter imports"
+    for provider, info in noted:
+        found = database.lookup(info.id, provider.id, info.id, on=ON)
+        assert found.seller == "via OpenRouter", (provider.id, info.id)
+    own = database.lookup("gpt-4o", "openai", on=ON)
+    assert (own.provider, own.reseller, own.seller) == ("OpenAI", False, "OpenAI")
+
+
+def test_every_listing_names_who_sells_at_its_price():
+    """No model of listings.csv is priced from an entry the database imported, and a reseller's price
+    (OpenRouter's) reads 'via OpenRouter'; every other listing names the database's provider."""
+    from genai_prices.data import providers
+
+    names = {provider.id: provider.name for provider in providers}
+    for model, listing in database_listings(ON).items():
+        provider_id, _, _ = listing.listing.partition(":")
+        if provider_id in database.RESELLERS:
+            assert listing.seller == f"via {names[provider_id]}", model
+        else:
+            assert (listing.seller, listing.reseller) == (names[provider_id], False), model
+    gpt_oss = database_listings(ON)["gpt-oss-20b"]
+    assert (gpt_oss.listing, gpt_oss.seller) == ("aws:openai.gpt-oss-20b-1:0", "AWS Bedrock")
+
+
+def test_the_readme_answer_for_hindi_is_what_cost_prints_on_the_committed_results():
+    """README's excerpt of `cost hin` (its cheapest and roomiest lines, with their providers) is the
+    answer on the committed 204-language results, line for line."""
+    from benchmark.pricing.answer import answer_for
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## What your language costs on each model", 1)[1]
+    excerpt = section.split("```text\n", 1)[1].split("```", 1)[0]
+    answer = answer_for("hin", REPO / "reports" / "all-languages" / "results.json").splitlines()
+    assert "Cheapest overall" in excerpt
+    assert [line for line in excerpt.splitlines() if line not in answer] == []

@@ -62,7 +62,7 @@ def cheapest_money_table(results: Results, figures: Sequence[ModelFigures], lang
         best = leader.best
         n_sentences.add(best.n_sentences)
         tied, following = _others(leader)
-        rows.append((_label(results, language), f"{best.model} ({best.listing.provider}, {fmt_price(best.listing)})",
+        rows.append((_label(results, language), f"{best.model} ({best.listing.seller}, {fmt_price(best.listing)})",
                      best.tokenizer, f"{best.tokens_per_sentence:.1f}", _premium(best), fmt_usd(best.devtest_usd),
                      fmt_usd(best.usd_per_million_reference_words), tied, following, best.listing.source))
     count = f"{n_sentences.pop():,} sentences" if len(n_sentences) == 1 else "measured sentences"
@@ -88,7 +88,7 @@ def roomiest_context_table(results: Results, figures: Sequence[ModelFigures], la
             continue
         best = leader.best
         tied, following = _others(leader)
-        rows.append((_label(results, language), f"{best.model} ({best.listing.provider})", best.tokenizer,
+        rows.append((_label(results, language), f"{best.model} ({best.listing.seller})", best.tokenizer,
                      fmt_window(best.listing.context_window), f"{best.tokens_per_sentence:.1f}", _premium(best),
                      fmt_count(best.context_sentences), fmt_count(best.context_reference_words), tied, following,
                      best.listing.source))
