@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
-    def tokenizer_files(p: argparse.ArgumentParser) -> None:
+    def tokenizer_files(p) -> None:
         p.add_argument("--tokenizer-file", type=Path, action="append", default=[], metavar="PATH",
                        help="add a tokenizer from a file (HF tokenizer.json, SentencePiece .model, tiktoken ranks, "
                             "our model JSON); repeatable")
@@ -128,8 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="replace the output folder even when it holds files that are not this program's report "
                             "(they are deleted); without it such a folder stops the run before it measures")
 
-    def corpus_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
+    def corpus_options(p: argparse.ArgumentParser, yours=None) -> None:
+        """The options run and train share; `yours` (an argument group) takes those that point
+        the verb at the user's own languages and text."""
+        yours = yours or p
+        yours.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
                        help="comma-separated language codes, e.g. hin,amh_Ethi, in any case, a code without its "
                             "script (hin) when the language has one script in the corpus; or all (default: the six "
                             "of the bundled FLORES-200, every language of --corpus DIR; `list` shows them)")
@@ -143,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"a training mix of our BPE, repeatable: {', '.join(BUILT_IN)}, another script's "
                             "characters first like 'han-first' or 'hiragana+katakana-first', or shares of the "
                             f"training bytes like 'eng=9,*=1' (default: {', '.join(DEFAULT_MIXES)})")
-        p.add_argument("--train-corpus", type=argtypes.folder, metavar="DIR",
+        yours.add_argument("--train-corpus", type=argtypes.folder, metavar="DIR",
                        help="train on this corpus's dev split (default: the bundled FLORES-200; for run, a --corpus "
                             "DIR with dev/ and devtest/ trains on its own dev/)")
         p.add_argument("--max-sentences", type=argtypes.positive_int, metavar="N",
@@ -157,18 +160,26 @@ def build_parser() -> argparse.ArgumentParser:
                             "rare entries (the record says what)")
 
     run = verbs.add_parser("run", help="measure everything and write reports/",
-                           description="Train, measure every tokenizer on every language, write the reports.")
-    corpus_options(run)
-    run.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
-                     help="measure the tokenizers these models use, e.g. gpt-5,llama-4-maverick (with --tokenizers: both)")
+                           description="Train, measure every tokenizer on every language, write the reports. "
+                                       "Try --quick first; docs/usage.md says what each option does and what a "
+                                       "run writes.")
+    yours = run.add_argument_group(
+        "your languages, corpus and tokenizers",
+        "Measure any of the 204 bundled FLORES-200 languages, your own parallel text (--corpus DIR: "
+        "<code>.txt files, one UTF-8 sentence per line, line N the same sentence in every file) or your "
+        "own tokenizer file, against English or another --reference.")
+    corpus_options(run, yours)
+    yours.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
+                       help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
+                            "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
+    yours.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
+    tokenizer_files(yours)
+    yours.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
+                       help="measure the tokenizers these models use, e.g. gpt-5,llama-4-maverick (with --tokenizers: "
+                            "both)")
     run.add_argument("--output", type=argtypes.folder, default=DEFAULT_OUTPUT, metavar="DIR",
                      help="where to write (default %(default)s/); it is replaced whole, so it holds a report or nothing")
     replace_foreign_option(run)
-    run.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
-                     help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
-                          "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
-    run.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
-    tokenizer_files(run)
     run.add_argument("--repeats", type=argtypes.positive_int, metavar="N",
                      help=f"timed repeats per tokenizer and language (default {TIMED_REPEATS})")
     run.add_argument("--no-plots", action="store_true", help="skip the plots (faster)")

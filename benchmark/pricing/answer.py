@@ -20,7 +20,7 @@ from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_us
 from benchmark.results.rows import Results
 
 MAX_MODELS_NAMED = 8  # per tokenizer line; the rest are counted
-# The one command that makes the committed results `cost` reads (README.md, beside command 1).
+# The one command that makes the committed results `cost` reads (docs/usage.md, "Every FLORES-200 language").
 ALL_LANGUAGES_COMMAND = (f"python -m benchmark run --languages all --tokenizers {PRODUCTION_SELECTOR} "
                          "--output reports/all-languages")
 

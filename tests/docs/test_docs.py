@@ -11,8 +11,10 @@
 - Every fence names its language, so no block slips past this test unread.
 - Every `--option` named in the prose is one some verb takes (`--corpus-dir` became `--corpus`).
 - Every module path (`benchmark/measure/plan.py`, `tests/cli/test_commands.py`) and dotted name
-  (`benchmark.results.load_results`) the pages name exists, and README's layout names every
-  package and top-level module of `benchmark/`, each file it lists where it says.
+  (`benchmark.results.load_results`) the pages name exists, and the layout in docs/extending.md
+  names every package and top-level module of `benchmark/`, each file it lists where it says.
+
+tests/docs/test_readme.py checks what README.md and docs/usage.md promise besides.
 
 docs/measurements/ is left out: its pages are dated records of what was run then, not instructions.
 """
@@ -236,11 +238,14 @@ def test_every_module_path_and_name_the_pages_give_exists(path):
     assert not missing, f"{path.relative_to(REPO)} names what the tree does not have: {missing}"
 
 
+LAYOUT_PAGE = REPO / "docs" / "extending.md"
+
+
 def layout_entries() -> list[tuple[Path, str]]:
-    """README's layout block as (path, description): a line at the margin names a path from the
-    repository root, an indented one a path in the last folder at the margin; a line indented
-    further continues the description above."""
-    (block,) = [block for block in blocks(REPO / "README.md") if block.body.startswith("benchmark/\n")]
+    """The layout block of docs/extending.md as (path, description): a line at the margin names a
+    path from the repository root, an indented one a path in the last folder at the margin; a
+    line indented further continues the description above."""
+    (block,) = [block for block in blocks(LAYOUT_PAGE) if block.body.startswith("benchmark/\n")]
     entries: list[tuple[Path, str]] = []
     folder = REPO
     for line in block.body.splitlines():
@@ -256,15 +261,15 @@ def layout_entries() -> list[tuple[Path, str]]:
     return entries
 
 
-def test_the_readme_layout_is_the_tree():
+def test_the_layout_is_the_tree():
     entries = layout_entries()
     for path, description in entries:
-        assert path.exists(), f"README's layout names {path.relative_to(REPO)}, which does not exist"
+        assert path.exists(), f"docs/extending.md's layout names {path.relative_to(REPO)}, which does not exist"
         for name in re.findall(r"\b\w+\.py\b", description):
-            assert (path / name).exists(), f"README's layout puts {name} in {path.relative_to(REPO)}/"
+            assert (path / name).exists(), f"docs/extending.md's layout puts {name} in {path.relative_to(REPO)}/"
     named = {path for path, _ in entries}
     package = REPO / "benchmark"
     parts = [p for p in package.iterdir() if (p / "__init__.py").is_file()]
     parts += [p for p in package.glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
     unnamed = sorted(p.name for p in parts if p not in named)
-    assert not unnamed, f"README's layout leaves out benchmark/{unnamed}: add a line for each"
+    assert not unnamed, f"docs/extending.md's layout leaves out benchmark/{unnamed}: add a line for each"

@@ -306,10 +306,10 @@ def test_every_model_of_the_models_file_is_priced_or_says_why():
     assert all(row["provider"] or row["why"] for row in rows.values())
 
 
-def test_the_readme_gives_the_command_that_makes_the_committed_results():
+def test_the_usage_page_gives_the_command_that_makes_the_committed_results():
     from benchmark.pricing.answer import ALL_LANGUAGES_COMMAND
 
-    assert ALL_LANGUAGES_COMMAND in (REPO / "README.md").read_text(encoding="utf-8")
+    assert ALL_LANGUAGES_COMMAND in (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
 
 
 def test_a_malformed_pairwise_entry_is_one_error_naming_it(tmp_path):
