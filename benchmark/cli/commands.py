@@ -397,6 +397,18 @@ def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "resu
     return EXIT_OK
 
 
+def cmd_cost_file(paths: Sequence[Path], *, language: str | None = None,
+                  results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", prices: Path | None = None,
+                  out: TextIO | None = None) -> int:
+    """Print what the files cost on every production tokenizer's models and how often they fit each
+    window; with `language`, what the same content takes in English (its premium in `results_path`)."""
+    from benchmark.pricing.own_cost import own_cost_answer
+
+    print(own_cost_answer(paths, language=language, results_path=Path(results_path), prices=prices), end="",
+          file=out or sys.stdout)
+    return EXIT_OK
+
+
 def cmd_speed(options, *, out: TextIO | None = None) -> int:
     """Time our encoder against tiktoken as `options` (a `benchmark.speed.SpeedOptions`) say and
     print Markdown; exit status 1 when `--check` finds a regression."""

@@ -94,8 +94,14 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _cost(args: argparse.Namespace) -> int:
-    from benchmark.cli.commands import cmd_cost
+    from benchmark.cli.commands import cmd_cost, cmd_cost_file
 
+    if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/own_cost.py)
+        if args.language is not None:
+            raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
+        return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices)
+    if args.language is None:
+        raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
     return cmd_cost(args.language, results_path=args.results, prices=args.prices)
 
 
@@ -266,7 +272,14 @@ def _add_cost_parser(verbs) -> None:
                     "cheapest priced model with the cost of the measured text, and how much fits in a window; then "
                     "the cheapest and the roomiest model overall. Prices and windows come from the pinned price "
                     "database (offline), or from --prices FILE.")
-    cost.add_argument("language", help="a FLORES-200 code (hin, hin_Deva, zho_Hans) or an English name (Hindi)")
+    cost.add_argument("language", nargs="?",
+                      help="a FLORES-200 code (hin, hin_Deva, zho_Hans) or an English name (Hindi)")
+    cost.add_argument("--file", nargs="+", type=Path, metavar="PATH",
+                      help="count your own text files instead (UTF-8, any language) on every production tokenizer, "
+                           "priced on every model, with how often they fit its window")
+    cost.add_argument("--language", dest="file_language", metavar="CODE",
+                      help="with --file: the files' language, to say what the same content takes in English, from "
+                           "its measured premium in --results")
     cost.add_argument("--results", type=Path, default=ALL_LANGUAGES_OUTPUT / "results.json", metavar="PATH",
                       help="the saved results (default %(default)s)")
     cost.add_argument("--prices", type=Path, metavar="FILE",

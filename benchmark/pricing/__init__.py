@@ -13,4 +13,5 @@ figures -> the answer (the `cost` verb) and the report's first section. Nothing 
     decision.py   the cheapest and the roomiest model, and the ones the sample cannot tell apart
     formats.py    how dollars and capacities read
     answer.py     the `cost` verb's text for one language
+    own_cost.py   the `cost --file` answer: a user's files counted (measure/own_text.py), priced, fitted
 """

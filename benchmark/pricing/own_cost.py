@@ -1,0 +1,268 @@
+"""The `cost --file` answer: a user's own files, counted on every production tokenizer
+(measure/own_text.py), priced on every model of it and set against its window; with a language,
+what the same content would take in the reference language (English), from that language's
+measured premium and its interval in saved results.
+
+The counts are exact for these files (nothing is sampled), so two models tie only at the same
+cost or window. The reference-language figures are estimates: the file's tokens over the measured
+premium, whose 95% interval they carry.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmark.measure.own_text import OwnCount, OwnText
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.escaping import terminal_text
+from benchmark.pricing.database import Listing
+from benchmark.pricing.figures import unpriced
+from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
+
+MAX_MODELS_NAMED = 8  # per tokenizer line, as the language answer; the rest are counted
+
+
+@dataclass(frozen=True)
+class Premium:
+    """A language's measured premium on one tokenizer: its tokens over the reference's, same lines."""
+
+    value: float
+    ci_low: float | None
+    ci_high: float | None
+
+
+@dataclass(frozen=True)
+class PremiumSource:
+    """Where the premiums come from: one language of one results file."""
+
+    language: str  # a code of the results
+    label: str  # "Hindi (hin_Deva)"
+    reference: str  # "English"
+    results_name: str
+    run_date: str
+    premiums: dict[str, Premium]  # tokenizer -> its premium, measured rows only
+
+
+@dataclass(frozen=True)
+class ModelCost:
+    """One model on the files: their cost at its list price and how often they fit its window."""
+
+    tokenizer: str
+    listing: Listing
+    n_tokens: int
+
+    @property
+    def usd(self) -> float | None:
+        price = self.listing.input_usd_per_mtok
+        return self.n_tokens * price / 1e6 if price is not None else None
+
+    @property
+    def fits(self) -> float | None:
+        """Window over tokens: 2.0 holds the files twice; below 1, they do not fit."""
+        window = self.listing.context_window
+        return window / self.n_tokens if window and self.n_tokens else None
+
+
+def premiums_for(language: str, results_path: Path) -> PremiumSource:
+    """The premium of `language` (a code or English name) on each tokenizer of a results file."""
+    from benchmark.corpora.languages import resolve_code_or_name
+    from benchmark.results.rows import load_results
+
+    if not results_path.exists():
+        raise BenchmarkError(f"{terminal_text(str(results_path))}: no such results file; give --results PATH")
+    results = load_results(results_path)
+    present = sorted({row.language for row in results.rows})
+    names = results.record.language_names
+    code = resolve_code_or_name(language, present, names, where=terminal_text(str(results_path)))
+    reference = results.record.settings.reference or "eng_Latn"
+    premiums = {row.tokenizer: Premium(row.premium, row.premium_ci_low, row.premium_ci_high)
+                for row in results.rows if row.language == code and row.ok and row.premium}
+    name = names.get(code)
+    return PremiumSource(code, f"{name} ({code})" if name and name != code else code, names.get(reference, reference),
+                         str(results_path), results.record.date[:10], premiums)
+
+
+def model_costs(counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
+                listings: Mapping[str, Listing]) -> list[ModelCost]:
+    """Every model with a listing, on each counted tokenizer's total tokens, in `models`' order."""
+    return [ModelCost(count.tokenizer, listings[model], count.n_tokens_total)
+            for count in counts if count.ok for model in models.get(count.tokenizer, ()) if model in listings]
+
+
+def _plain(text: str) -> str:
+    return terminal_text(text)
+
+
+def _models_line(names: Sequence[str]) -> str:
+    more = len(names) - MAX_MODELS_NAMED
+    return ", ".join(names[:MAX_MODELS_NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
+def _fits_phrase(fits: float) -> str:
+    return f"fits {fmt_count(fits)} times" if fits >= 1 else f"does not fit ({fits:.0%} of it does)"
+
+
+def _cost_phrase(item: ModelCost) -> str:
+    return f"{item.listing.model} ({item.listing.provider}, {fmt_price(item.listing)}): {fmt_usd(item.usd)}"
+
+
+def _room_phrase(item: ModelCost) -> str:
+    return (f"{item.listing.model} ({item.listing.provider}, {fmt_window(item.listing.context_window)}): "
+            f"{_fits_phrase(item.fits)}")
+
+
+def _best(items: Sequence[ModelCost], figure, *, lowest: bool) -> tuple[ModelCost, list[ModelCost], ModelCost | None]:
+    """The best model on `figure`, the others equal to it, and the first one behind."""
+    ranked = sorted(items, key=lambda c: (figure(c) if lowest else -figure(c), c.listing.model))
+    best = ranked[0]
+    tied = [c for c in ranked[1:] if figure(c) == figure(best)]
+    behind = next((c for c in ranked[1:] if figure(c) != figure(best)), None)
+    return best, tied, behind
+
+
+def _leader_lines(title: str, items: Sequence[ModelCost], *, money: bool) -> list[str]:
+    figure = (lambda c: c.usd) if money else (lambda c: c.fits)
+    scored = [c for c in items if figure(c) is not None]
+    if not scored:
+        return [f"{title}: no model with a {'price' if money else 'window'}"]
+    best, tied, behind = _best(scored, figure, lowest=money)
+    phrase = _cost_phrase if money else _room_phrase
+    lines = [f"{title}: {_plain(phrase(best))} [{best.tokenizer}]"]
+    if tied:
+        names = ", ".join(f"{c.listing.model} [{c.tokenizer}]" for c in tied[:6])
+        lines.append(f"  tied with {_plain(names)}" + (f" and {len(tied) - 6} more" if len(tied) > 6 else ""))
+    if behind is not None and figure(best):
+        ratio = figure(behind) / figure(best) if money else figure(best) / figure(behind)
+        how = f"{ratio:.2f}x the leader's cost" if money else f"the leader holds {ratio:.2f}x as much"
+        lines.append(f"  next: {_plain(behind.listing.model)} [{behind.tokenizer}], {how}")
+    return lines
+
+
+def _files_line(texts: Sequence[OwnText]) -> str:
+    n_bytes = sum(t.n_bytes for t in texts)
+    n_chars = sum(t.n_chars for t in texts)
+    what = texts[0].name if len(texts) == 1 else f"{len(texts)} files"
+    return f"{what}: {n_bytes:,} bytes of UTF-8, {n_chars:,} characters"
+
+
+def _tokens_line(count: OwnCount, texts: Sequence[OwnText]) -> str:
+    line = f"{count.tokenizer}: {count.n_tokens_total:,} tokens"
+    if len(texts) > 1:
+        line += " (" + "; ".join(f"{t.name} {n:,}" for t, n in zip(texts, count.n_tokens)) + ")"
+    return line
+
+
+def _reference_lines(count: OwnCount, premium: Premium | None, source: PremiumSource,
+                     cheapest: ModelCost | None) -> list[str]:
+    """What the same content would take in the reference language, on this tokenizer."""
+    if premium is None:
+        return [f"  in {source.reference}: no premium of {_plain(source.label)} measured on {count.tokenizer}"]
+    n = count.n_tokens_total
+    low = n / premium.ci_high if premium.ci_high else None
+    high = n / premium.ci_low if premium.ci_low else None
+    interval = f" (95% CI {low:,.0f}-{high:,.0f})" if low is not None and high is not None and low != high else ""
+    lines = [f"  in {source.reference}: about {n / premium.value:,.0f} tokens{interval}, from "
+             f"{_plain(source.label)}'s premium {fmt_interval(premium.value, premium.ci_low, premium.ci_high)}"]
+    if cheapest is not None and cheapest.usd is not None:
+        price = cheapest.listing.input_usd_per_mtok
+        money = fmt_usd(n / premium.value * price / 1e6)
+        if interval and fmt_usd(low * price / 1e6) != fmt_usd(high * price / 1e6):
+            money += f" (95% CI {fmt_usd(low * price / 1e6)}-{fmt_usd(high * price / 1e6)})"
+        lines.append(f"    on {_plain(cheapest.listing.model)}: {money} in {source.reference}, "
+                     f"against {fmt_usd(cheapest.usd)} as written")
+    return lines
+
+
+def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
+                    listings: Mapping[str, Listing], *, reasons: Mapping[str, str] | None = None,
+                    premiums: PremiumSource | None = None) -> str:
+    """The whole answer: per tokenizer its tokens, models, cheapest and roomiest model and the models
+    the files do not fit; then the cheapest and roomiest overall, and the models without a price."""
+    costs = model_costs(counts, models, listings)
+    sources = sorted({c.listing.source for c in costs})
+    lines = [_files_line(texts),
+             "Tokens: each file counted whole, as one prompt, by each vendor's own encoder (exact: no sample, "
+             "no interval)",
+             "Prices and windows: " + ("; ".join(sources) if sources else "none (no model of these tokenizers is "
+                                       "priced)")]
+    if premiums is not None:
+        lines.append(f"In {premiums.reference}: the tokens over {_plain(premiums.label)}'s premium on the same "
+                     f"sentences, from {_plain(premiums.results_name)} (run of {premiums.run_date})")
+    lines.append("")
+    for count in counts:
+        if not count.ok:
+            lines += [f"{count.tokenizer}: {_plain(count.status)}", ""]
+            continue
+        lines.append(_tokens_line(count, texts))
+        mine = [c for c in costs if c.tokenizer == count.tokenizer]
+        priced = [c for c in mine if c.usd is not None]
+        cheapest = min(priced, key=lambda c: (c.usd, c.listing.model)) if priced else None
+        if premiums is not None:
+            lines += _reference_lines(count, premiums.premiums.get(count.tokenizer), premiums, cheapest)
+        names = list(models.get(count.tokenizer, ()))
+        lines.append(f"  models: {_plain(_models_line(names))}" if names else "  models: none listed")
+        lines.append(f"  cheapest: {_plain(_cost_phrase(cheapest))}" if cheapest else "  cheapest: no priced model")
+        windowed = [c for c in mine if c.fits is not None]
+        if windowed:
+            roomiest = max(windowed, key=lambda c: (c.fits, c.listing.model))
+            lines.append(f"  roomiest: {_plain(_room_phrase(roomiest))}")
+            short = [c for c in windowed if c.fits < 1]
+            if short:
+                lines.append("  too long for: " + _plain(", ".join(
+                    f"{c.listing.model} ({fmt_window(c.listing.context_window)})" for c in short)))
+        else:
+            lines.append("  roomiest: no model with a window")
+        lines.append("")
+    lines += _leader_lines("Cheapest overall", costs, money=True)
+    lines += _leader_lines("Roomiest overall", costs, money=False)
+    missing = unpriced({c.tokenizer: models.get(c.tokenizer, ()) for c in counts if c.ok}, listings, reasons)
+    if missing:
+        lines.append("Not priced:")
+        grouped: dict[str, list[str]] = {}
+        for model, why in missing.items():
+            grouped.setdefault(why, []).append(model)
+        lines += [f"  {_plain(why)}: {_plain(_models_line(names))}" for why, names in grouped.items()]
+    return "\n".join(lines) + "\n"
+
+
+def price_list(on: dt.date, prices: Path | None = None) -> tuple[dict[str, tuple[str, ...]], dict[str, Listing]]:
+    """tokenizer -> its models (the models file) and model -> its listing (the database as on `on`),
+    the user's prices file winning for the models it names, as `cost LANG` reads it (book.py)."""
+    from benchmark.adapters.families import VENDOR_VOCABULARIES
+    from benchmark.adapters.models import models_of
+    from benchmark.pricing.listings import database_listings
+    from benchmark.pricing.prices_file import read_user_prices
+
+    models = {tokenizer: [m.model for m in models_of(tokenizer)] for tokenizer in VENDOR_VOCABULARIES}
+    listings = database_listings(on)
+    for model, user in (read_user_prices(prices) if prices is not None else {}).items():
+        if user.tokenizer is not None:
+            if user.tokenizer not in models:
+                raise BenchmarkError(f"{terminal_text(str(prices))}, line {user.line}: tokenizer {user.tokenizer!r} "
+                                     f"is not a production tokenizer; one of {', '.join(models)}")
+            for names in models.values():  # the user's tokenizer for it wins
+                if model in names:
+                    names.remove(model)
+            models[user.tokenizer].append(model)
+        elif not any(model in names for names in models.values()):
+            raise BenchmarkError(f"{terminal_text(str(prices))}, line {user.line}: model {model!r} is not in the "
+                                 "models file; name its tokenizer in a tokenizer column (e.g. tiktoken/o200k_base)")
+        listings[model] = user.listing
+    return {t: tuple(names) for t, names in models.items()}, listings
+
+
+def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None, results_path: Path | None = None,
+                    prices: Path | None = None, on: dt.date | None = None) -> str:
+    """`render_own_cost` for files named by a user: read (or refused) before any vocabulary loads,
+    counted on every production tokenizer, priced as on `on` (default: today, UTC)."""
+    from benchmark.measure.own_text import count_own_texts, read_own_texts
+    from benchmark.pricing.listings import listing_reasons
+
+    texts = read_own_texts(paths)
+    premiums = premiums_for(language, Path(results_path)) if language is not None else None
+    models, listings = price_list(on or dt.datetime.now(dt.timezone.utc).date(), prices)
+    counts = count_own_texts(texts)
+    return render_own_cost(texts, counts, models, listings, reasons=listing_reasons(), premiums=premiums)

@@ -1,0 +1,126 @@
+"""`cost --file`'s answer (benchmark/pricing/own_cost.py): a real document's tokens priced on every
+model from the pinned database, its window fit, the cheapest and roomiest, and with --language the
+same content in English from the committed 204-language premiums."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import subprocess
+import sys
+
+import pytest
+
+from benchmark.cli.commands import cmd_cost_file
+from benchmark.cli.parser import main
+from benchmark.measure.own_text import count_own_texts, read_own_texts
+from benchmark.pricing.formats import fmt_usd
+from benchmark.pricing.own_cost import premiums_for, price_list, render_own_cost
+from benchmark.results.rows import load_results
+from tests.support.paths import REPO
+from tests.support.vendor_code import devtest_lines
+
+ON = dt.date(2026, 12, 1)
+ALL_LANGUAGES = REPO / "reports" / "all-languages" / "results.json"
+TOKENIZERS = ["tiktoken/cl100k_base", "tiktoken/o200k_base"]
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.fixture(scope="module")
+def spanish(tmp_path_factory):
+    path = tmp_path_factory.mktemp("own") / "informe.txt"
+    path.write_text("\n\n".join(devtest_lines("spa_Latn")[:300]) + "\n", encoding="utf-8")
+    texts = read_own_texts([path])
+    return path, texts, count_own_texts(texts, TOKENIZERS)
+
+
+def block(answer: str, tokenizer: str) -> str:
+    return answer.split(f"\n{tokenizer}: ", 1)[1].split("\n\n", 1)[0]
+
+
+def test_each_tokenizers_cheapest_and_roomiest_and_the_models_too_long(spanish):
+    _, texts, counts = spanish
+    models, listings = price_list(ON)
+    answer = render_own_cost(texts, counts, models, listings)
+    for count in counts:
+        n = count.n_tokens_total
+        mine = [listings[m] for m in models[count.tokenizer] if m in listings]
+        text = block(answer, count.tokenizer)
+        assert text.startswith(f"{n:,} tokens")
+        priced = [l for l in mine if l.input_usd_per_mtok is not None]
+        best = min(priced, key=lambda l: (n * l.input_usd_per_mtok, l.model))
+        assert f"cheapest: {best.model} ({best.provider}, " in text and f"): {fmt_usd(n * best.input_usd_per_mtok / 1e6)}\n" in text
+        roomy = max((l for l in mine if l.context_window), key=lambda l: (l.context_window, l.model))
+        assert f"roomiest: {roomy.model} (" in text and "fits " in text
+        short = sorted(l.model for l in mine if l.context_window and l.context_window < n)
+        found = re.search(r"too long for: (.*)", text)
+        assert sorted(re.findall(r"([\w.-]+) \([\d,]+ tokens\)", found.group(1))) == short if found else short == []
+    assert "gpt-4 (8,192 tokens)" in block(answer, "tiktoken/cl100k_base")  # 300 sentences do not fit 8k
+    overall = answer.split("Cheapest overall: ", 1)[1].split("\n", 1)[0]
+    cheapest = min((n * l.input_usd_per_mtok, l.model) for c in counts for m in models[c.tokenizer]
+                   if (l := listings.get(m)) is not None and l.input_usd_per_mtok is not None
+                   for n in [c.n_tokens_total])
+    assert overall.startswith(f"{cheapest[1]} (") and fmt_usd(cheapest[0] / 1e6) in overall
+
+
+def test_in_english_from_the_measured_premium(spanish):
+    _, texts, counts = spanish
+    models, listings = price_list(ON)
+    source = premiums_for("Spanish", ALL_LANGUAGES)
+    answer = render_own_cost(texts, counts, models, listings, premiums=source)
+    rows = {r.tokenizer: r for r in load_results(ALL_LANGUAGES).rows if r.language == "spa_Latn"}
+    for count in counts:
+        row, n = rows[count.tokenizer], count.n_tokens_total
+        expected = (f"in English: about {n / row.premium:,.0f} tokens (95% CI {n / row.premium_ci_high:,.0f}-"
+                    f"{n / row.premium_ci_low:,.0f}), from Spanish (spa_Latn)'s premium {row.premium:.2f}x")
+        assert expected in block(answer, count.tokenizer)
+    assert "the tokens over Spanish (spa_Latn)'s premium on the same sentences" in answer
+
+
+def test_the_users_prices_win(spanish, tmp_path):
+    _, texts, counts = spanish
+    prices = tmp_path / "prices.csv"
+    prices.write_text("model,input_usd_per_mtok,context_window,tokenizer,provider\n"
+                      "our-own,0.0001,50000000,tiktoken/o200k_base,us\n", encoding="utf-8")
+    models, listings = price_list(ON, prices)
+    answer = render_own_cost(texts, counts, models, listings)
+    assert "Cheapest overall: our-own (us, " in answer and "Roomiest overall: our-own (us, " in answer
+
+
+def test_the_cli_refuses_in_one_line(tmp_path, capsys):
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    assert main(["cost", "--file", str(empty)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {empty}: is empty; nothing to count"
+    assert main(["cost", "hin", "--file", str(empty)]) == 2
+    assert "with --file, name the files' language with --language hin" in capsys.readouterr().err
+    assert main(["cost"]) == 2
+    assert "cost needs a language (cost hin) or your own files (cost --file PATH)" in capsys.readouterr().err
+
+
+def test_the_cli_answers_for_a_file(spanish, monkeypatch):
+    from benchmark.adapters import families
+
+    monkeypatch.setattr(families, "VENDOR_VOCABULARIES", tuple(TOKENIZERS))  # the others: tests/measure/test_own_text.py
+    path, _, counts = spanish
+    out = io.StringIO()
+    assert cmd_cost_file([path], language="spa", results_path=ALL_LANGUAGES, out=out) == 0
+    answer = out.getvalue()
+    assert answer.startswith(f"{path}: ") and answer.count("  in English: about ") == 2
+    assert [f"{c.tokenizer}: {c.n_tokens_total:,} tokens" in answer for c in counts] == [True, True]
+
+
+def test_a_fifo_in_a_subprocess_is_one_line_at_once(tmp_path):
+    fifo = tmp_path / "pipe"
+    import os
+
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "benchmark", "cost", "--file", str(fifo)], capture_output=True,
+                          text=True, timeout=60, cwd=REPO)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [f"error: {fifo}: is a FIFO (named pipe), not a text file; give a file of text"]
