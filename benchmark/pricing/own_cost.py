@@ -106,11 +106,11 @@ def _fits_phrase(fits: float) -> str:
 
 
 def _cost_phrase(item: ModelCost) -> str:
-    return f"{item.listing.model} ({item.listing.provider}, {fmt_price(item.listing)}): {fmt_usd(item.usd)}"
+    return f"{item.listing.model} ({item.listing.seller}, {fmt_price(item.listing)}): {fmt_usd(item.usd)}"
 
 
 def _room_phrase(item: ModelCost) -> str:
-    return (f"{item.listing.model} ({item.listing.provider}, {fmt_window(item.listing.context_window)}): "
+    return (f"{item.listing.model} ({item.listing.seller}, {fmt_window(item.listing.context_window)}): "
             f"{_fits_phrase(item.fits)}")
 
 

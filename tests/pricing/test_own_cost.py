@@ -54,7 +54,7 @@ def test_each_tokenizers_cheapest_and_roomiest_and_the_models_too_long(spanish):
         assert text.startswith(f"{n:,} tokens")
         priced = [l for l in mine if l.input_usd_per_mtok is not None]
         best = min(priced, key=lambda l: (n * l.input_usd_per_mtok, l.model))
-        assert f"cheapest: {best.model} ({best.provider}, " in text and f"): {fmt_usd(n * best.input_usd_per_mtok / 1e6)}\n" in text
+        assert f"cheapest: {best.model} ({best.seller}, " in text and f"): {fmt_usd(n * best.input_usd_per_mtok / 1e6)}\n" in text
         roomy = max((l for l in mine if l.context_window), key=lambda l: (l.context_window, l.model))
         assert f"roomiest: {roomy.model} (" in text and "fits " in text
         short = sorted(l.model for l in mine if l.context_window and l.context_window < n)
