@@ -136,14 +136,14 @@ def _check_cache_writable(cache_dir: Path | None) -> None:
 
 
 def _publish(results, output: Path, *, plots: bool, show_progress: bool,
-             results_file: Path | None = None, claim=None) -> list[Path]:
+             results_file: Path | None = None, claim=None, prices: Path | None = None) -> list[Path]:
     """`publish_report`; if publishing fails after measuring, the measurements are kept beside the
     folder, named, with the command that renders them."""
     from benchmark.report import keep_measurements, publish_report
 
     try:
         return publish_report(results, output, plots=plots, results_file=results_file, show_progress=show_progress,
-                              claim=claim)
+                              claim=claim, prices=prices)
     except KeyboardInterrupt:
         raise
     except Exception as exc:
@@ -165,8 +165,10 @@ def _publish(results, output: Path, *, plots: bool, show_progress: bool,
 
 
 def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
-               plots: bool = True, replace_foreign: bool = False, out: TextIO | None = None) -> int:
-    """Render the reports again from a saved results.json (no measuring); the file is kept as it is."""
+               plots: bool = True, replace_foreign: bool = False, prices: Path | None = None,
+               out: TextIO | None = None) -> int:
+    """Render the reports again from a saved results.json (no measuring); the file is kept as it is.
+    `prices`: the user's prices file, read as `cost --prices` reads it, for the money figures."""
     from benchmark.plumbing.progress import progress_enabled
     from benchmark.plumbing.manifest import sha256_file
     from benchmark.plumbing.publish import claim_output
@@ -175,13 +177,17 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
     out = out or sys.stdout
     results_path = Path(results_path)
     results = load_results(results_path)
+    if prices is not None:  # a bad prices file is its one line before any folder is touched
+        from benchmark.pricing.book import price_book
+
+        price_book(results, prices=prices)
     output = Path(output) if output is not None else results_path.parent
     # The results file is copied into the report byte for byte: one equal to it in the folder loses nothing.
     carried = {"results.json": sha256_file(results_path)}
     with claim_output(output, replace_foreign=replace_foreign, carried=carried) as claim:
         # Copied into the new folder before the swap, so one inside the folder being replaced is fine.
         written = _publish(results, output, plots=plots, show_progress=progress_enabled(), results_file=results_path,
-                           claim=claim)
+                           claim=claim, prices=prices)
     print(f"wrote {len(written)} files to {output}/", file=out)
     return EXIT_OK
 

@@ -90,7 +90,7 @@ def _report(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_report
 
     return cmd_report(results_path=args.results, output=args.output, plots=_plot_formats(args),
-                      replace_foreign=args.replace_foreign)
+                      replace_foreign=args.replace_foreign, prices=args.prices)
 
 
 def _cost(args: argparse.Namespace) -> int:
@@ -243,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where to write (default: the results file's folder); it is replaced whole")
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
     report.add_argument("--svg", action="store_true", help="also write each plot as SVG (for print)")
+    report.add_argument("--prices", type=Path, metavar="FILE", help=PRICES_HELP + " (as `cost --prices`)")
     replace_foreign_option(report)
     report.set_defaults(handler=_report)
 
@@ -260,6 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_cost_parser(verbs)
     _add_speed_parser(verbs)
     return parser
+
+
+PRICES_HELP = ("your own prices: a CSV with the header model,input_usd_per_mtok[,context_window][,tokenizer]"
+               "[,provider]; a model it names takes its price and window from it")
 
 
 def _add_cost_parser(verbs) -> None:
@@ -282,9 +287,7 @@ def _add_cost_parser(verbs) -> None:
                            "its measured premium in --results")
     cost.add_argument("--results", type=Path, default=ALL_LANGUAGES_OUTPUT / "results.json", metavar="PATH",
                       help="the saved results (default %(default)s)")
-    cost.add_argument("--prices", type=Path, metavar="FILE",
-                      help="your own prices: a CSV with the header model,input_usd_per_mtok[,context_window]"
-                           "[,tokenizer][,provider]; a model it names takes its price and window from it")
+    cost.add_argument("--prices", type=Path, metavar="FILE", help=PRICES_HELP)
     cost.set_defaults(handler=_cost)
 
 

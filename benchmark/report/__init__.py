@@ -40,10 +40,12 @@ from benchmark.results.rows import Results
 __all__ = ["keep_measurements", "publish_report", "write_reports"]
 
 
-def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str, ...] = True) -> list[Path]:
+def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str, ...] = True,
+                  prices: Path | None = None) -> list[Path]:
     """Write results.csv, summaries.csv, pairwise.csv, README.md, index.html and plots/*.png into
     output_dir, and plots/*.svg when `plots` holds "svg" (True: PNG only; False or (): no plots);
-    return the paths written."""
+    return the paths written. `prices`: the user's prices file for the money figures (else the
+    pinned price database's)."""
     from benchmark.report.pages.html import render_html
     from benchmark.report.pages.markdown import render_markdown
     from benchmark.report.tables.measurements import results_csv
@@ -62,8 +64,8 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
     texts = {
         "results.csv": results_csv(view),
         "summaries.csv": summaries_csv(view),
-        "README.md": render_markdown(view, [plot.spec for plot in rendered], svg="svg" in formats),
-        "index.html": render_html(view, rendered),
+        "README.md": render_markdown(view, [plot.spec for plot in rendered], svg="svg" in formats, prices=prices),
+        "index.html": render_html(view, rendered, prices=prices),
     }
     if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
         texts["pairwise.csv"] = pairwise_csv(view.pairwise)
@@ -82,7 +84,8 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
 
 
 def publish_report(results: Results, folder: Path, *, plots: bool = True, results_file: Path | None = None,
-                   show_progress: bool = False, claim: OutputClaim | None = None) -> list[Path]:
+                   show_progress: bool = False, claim: OutputClaim | None = None,
+                   prices: Path | None = None) -> list[Path]:
     """`results.json` (saved, or `results_file` copied byte for byte) and the reports rendered
     from it (benchmark.report), published in `folder` in one swap (under `claim`, if given)."""
     from benchmark.plumbing.progress import status
@@ -95,7 +98,7 @@ def publish_report(results: Results, folder: Path, *, plots: bool = True, result
         else:
             shutil.copyfile(results_file, json_path)
         with status(f"writing reports to {folder}/", show_progress):
-            return [json_path, *write_reports(results, staging, plots=plots)]
+            return [json_path, *write_reports(results, staging, plots=plots, prices=prices)]
 
     if claim is not None:
         return claim.publish(write)

@@ -144,14 +144,41 @@ def test_a_link_can_carry_the_filter():
 
 
 @pytest.fixture()
-def rendered(results, prices, tmp_path, monkeypatch):
+def rendered(results, prices, tmp_path):
     from benchmark.report import write_reports
-    from benchmark.report.pages import decision_section
 
-    book = price_book(results, prices=prices)
-    monkeypatch.setattr(decision_section, "price_book", lambda _results, prices=None: book)
-    write_reports(results, tmp_path, plots=False)
+    write_reports(results, tmp_path, plots=False, prices=prices)
     return (tmp_path / "README.md").read_text(encoding="utf-8"), (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_report_reads_the_users_prices_and_names_them_as_the_source(rendered, prices):
+    """`report --prices FILE` prices the models it names from the file, as `cost --prices` does, and
+    both pages say so: in the section's first paragraph and beside every figure it priced."""
+    readme, page = rendered
+    source = price_book(load_results(FIXTURE), prices=prices).listings["cheap-o200k"].source
+    assert source.startswith("your prices (prices.csv, ")
+    sentence = f"Prices and windows: {source} for the 3 models it names; genai-prices"
+    lead = readme.split("## Which model to use for each language", 1)[1].split("###", 1)[0]
+    assert sentence in lead and sentence in page
+    roomiest = readme.split("### The roomiest model per language, in context", 1)[1].split("###", 1)[0]
+    rows = [line.split(" | ") for line in roomiest.splitlines() if line.startswith("| ")][2:]
+    assert rows and all(cells[1:2] == ["scout (your contract)"] and cells[-1] == f"{source} |" for cells in rows)
+    cheapest = readme.split("### The cheapest model per language, in money", 1)[1].split("###", 1)[0]
+    body = [line for line in cheapest.splitlines() if line.startswith("| ")][2:]
+    assert body and all(line.endswith(("genai-prices 0.2.3 (2026-11), price of 2026-12-01 |", f"{source} |"))
+                        for line in body)
+
+
+def test_report_with_a_bad_prices_file_is_one_line_and_writes_nothing(tmp_path, capsys):
+    from benchmark.cli.parser import main
+
+    bad = tmp_path / "prices.csv"
+    bad.write_text("model,input_usd_per_mtok\ngpt-4o,$2.50\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["report", "--results", str(FIXTURE), "--output", str(out), "--no-plots", "--prices", str(bad)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and f"{bad}, line 2, input_usd_per_mtok: '$2.50' has a currency sign" in error
+    assert not out.exists()
 
 
 def test_readme_and_page_lead_with_the_decision(rendered):

@@ -52,8 +52,23 @@ def decision(results: Results, tokenizers: list[str], *, prices: Path | None = N
              f"holds the most of it, with the tokens per sentence and the premium over {reference_name} that decide "
              "both (a higher premium is a higher bill and a smaller window for the same content). Money and context "
              "are derived from the counts with the price source named in each row; the tables after this section "
-             "are the counts themselves.")
+             f"are the counts themselves. {_sources_sentence(book)}")
     return Decision(intro, tables, methods_sentence(results, book, tokenizers))
+
+
+def _sources_sentence(book: PriceBook) -> str:
+    """'Prices and windows: <the user's file> for the N models it names; <the database> for the rest.'"""
+    sources: dict[str, int] = {}
+    for names in book.models.values():
+        for model in names:
+            if model in book.listings:
+                sources[book.listings[model].source] = sources.get(book.listings[model].source, 0) + 1
+    if book.user_file is None:
+        return f"Prices and windows: {'; '.join(sorted(sources))}."
+    mine = [source for source in sources if source.startswith("your prices")]
+    theirs = sorted(source for source in sources if source not in mine)
+    text = f"Prices and windows: {'; '.join(mine)} for the {sum(sources[s] for s in mine):,} models it names"
+    return text + (f"; {'; '.join(theirs)} for the rest." if theirs else ".")
 
 
 def leading_decision(results: Results, *, prices: Path | None = None) -> Decision | None:

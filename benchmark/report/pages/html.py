@@ -12,6 +12,7 @@ import dataclasses
 import html
 import io
 from collections.abc import Collection, Sequence
+from pathlib import Path
 
 from benchmark.plumbing.escaping import csv_cell
 from benchmark.report.plots.catalogue import RenderedPlot, caption_of
@@ -162,13 +163,14 @@ def _figure_html(plot: RenderedPlot, results: ReportView) -> str:
             f'<figcaption>{esc(caption_of(plot.spec, results))}{svg_link}</figcaption></figure>')
 
 
-def render_html(results: ReportView, plots: Sequence[RenderedPlot]) -> str:
+def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: Path | None = None) -> str:
+    """The whole index.html; `prices`: the user's prices file for the money figures."""
     esc = html.escape
     findings = "\n".join(f"<li>{esc(sentence)}</li>" for sentence in compute_findings(results))
     drawn = {plot.spec.name: plot for plot in plots}
     labels = {language_label(results, row.language) for row in results.rows}
     body, nav = [], []
-    leading = leading_decision(results)  # the decision first: which model, and why
+    leading = leading_decision(results, prices=prices)  # the decision first: which model, and why
     if leading is not None:
         nav.append(f'<a href="#{DECISION_KEY}">{esc(DECISION_TITLE)}</a>')
         body.append(f'<h2 id="{DECISION_KEY}">{esc(DECISION_TITLE)}</h2>\n<p>{esc(leading.intro)}</p>')

@@ -4,6 +4,7 @@ the figures were measured."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from benchmark.plumbing.escaping import markdown_text
 from benchmark.report.plots.catalogue import PlotSpec, caption_of
@@ -34,10 +35,11 @@ def to_markdown(table: Table) -> str:
     return text
 
 
-def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool = False) -> str:
+def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool = False,
+                    prices: Path | None = None) -> str:
     """The whole README.md. `plots` are the figures written under plots/ (empty: no figures), as
-    PNG, and as SVG too with `svg`."""
-    leading = leading_decision(results)  # the decision first: which model, and why (escaped below)
+    PNG, and as SVG too with `svg`; `prices`: the user's prices file for the money figures."""
+    leading = leading_decision(results, prices=prices)  # the decision first: which model, and why (escaped below)
     results = ReportView.of(markdown_results(results))  # every outside text as literal text, not markup
     drawn = {info.name: info for info in plots}
     parts = ["# Token cost by language: results", "", run_summary(results), ""]
