@@ -394,12 +394,13 @@ ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-lan
 
 
 def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json",
-             prices: Path | None = None, out: TextIO | None = None) -> int:
-    """Print what `language` (a code or an English name) costs on every production tokenizer's
-    models, and the cheapest and roomiest model, from saved results (no measuring)."""
+             prices: Path | None = None, models: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Print what `language` (a code or an English name, or several with commas) costs on every
+    production tokenizer's models, or a shortlist's (`models`), and the cheapest and roomiest model,
+    from saved results (no measuring)."""
     from benchmark.pricing.answer import answer_for
 
-    print(answer_for(language, Path(results_path), prices=prices), end="", file=out or sys.stdout)
+    print(answer_for(language, Path(results_path), prices=prices, models=models), end="", file=out or sys.stdout)
     return EXIT_OK
 
 

@@ -99,10 +99,12 @@ def _cost(args: argparse.Namespace) -> int:
     if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/own_cost.py)
         if args.language is not None:
             raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
+        if args.models:  # never ignored silently
+            raise BenchmarkError("--models shortlists a language's answer (cost hin --models ...), not --file's yet")
         return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices)
     if args.language is None:
         raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
-    return cmd_cost(args.language, results_path=args.results, prices=args.prices)
+    return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -288,6 +290,9 @@ def _add_cost_parser(verbs) -> None:
     cost.add_argument("--results", type=Path, default=ALL_LANGUAGES_OUTPUT / "results.json", metavar="PATH",
                       help="the saved results (default %(default)s)")
     cost.add_argument("--prices", type=Path, metavar="FILE", help=PRICES_HELP)
+    cost.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
+                      help="a shortlist: only these models, e.g. gpt-5,gemini-2.5-flash,llama-4-maverick (a family "
+                           "name is taken with its models named; a brand like claude is refused)")
     cost.set_defaults(handler=_cost)
 
 

@@ -12,6 +12,8 @@ figures -> the answer (the `cost` verb) and the report's first section. Nothing 
     figures.py    money and context per language and model (pure arithmetic on the counts)
     decision.py   the cheapest and the roomiest model, and the ones the sample cannot tell apart
     formats.py    how dollars and capacities read
-    answer.py     the `cost` verb's text for one language
+    shortlist.py  `cost --models`: the names typed, resolved to models, each counted or said why not
+    answer.py     the `cost` verb's answer as data, for one language or several
+    answer_text.py  that answer as text
     own_cost.py   the `cost --file` answer: a user's files counted (measure/own_text.py), priced, fitted
 """

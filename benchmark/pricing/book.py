@@ -21,6 +21,8 @@ class PriceBook:
     listings: dict[str, Listing]  # model -> its price and window
     reasons: dict[str, str] = field(default_factory=dict)  # model -> why its listing is that provider's
     user_file: Path | None = None
+    pairings: dict[str, str] = field(default_factory=dict)  # model -> where its tokenizer comes from
+    notes: dict[str, str] = field(default_factory=dict)  # model -> its caveat in the models file, if any
 
 
 def tokenizer_models(results: Results) -> dict[str, tuple[str, ...]]:
@@ -32,6 +34,18 @@ def tokenizer_models(results: Results) -> dict[str, tuple[str, ...]]:
         if names:
             found[tokenizer_id] = tuple(getattr(model, "name", model) for model in names)
     return found
+
+
+def model_infos(results: Results) -> dict[str, object]:
+    """model -> its ModelInfo as the run record has it (the models file's line when the run was made)."""
+    return {getattr(model, "name", model): model for entry in results.record.tokenizers.values()
+            for model in (getattr(entry, "models", ()) or ())}
+
+
+def pairing_source(info) -> str:
+    """Where a model's tokenizer comes from, as the answer names it."""
+    source, read_on = getattr(info, "source", ""), getattr(info, "read_on", "")
+    return f"models.csv: {source}" + (f" (read {read_on})" if read_on else "")
 
 
 def price_date(results: Results) -> dt.date:
@@ -47,8 +61,11 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
     winning for the models it names and adding the ones it gives a tokenizer."""
     models = {tokenizer: list(names) for tokenizer, names in tokenizer_models(results).items()}
     listings = database_listings(price_date(results))
+    infos = model_infos(results)
+    pairings = {name: pairing_source(info) for name, info in infos.items()}
+    notes = {name: info.note for name, info in infos.items() if getattr(info, "note", "")}
     if prices is None:
-        return PriceBook({t: tuple(n) for t, n in models.items()}, listings, listing_reasons())
+        return PriceBook({t: tuple(n) for t, n in models.items()}, listings, listing_reasons(), None, pairings, notes)
     tokenizers_of: dict[str, list[str]] = {}  # model -> the tokenizers the run record gives it
     for tokenizer, names in models.items():
         for name in names:
@@ -63,8 +80,11 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
             for tokenizer in tokenizers_of.get(model, ()):  # the user's tokenizer for it wins
                 models[tokenizer].remove(model)
             models.setdefault(user.tokenizer, []).append(model)
+            pairings[model] = f"your prices ({Path(prices).name}, line {user.line})"
+            notes.pop(model, None)
         elif model not in tokenizers_of:
             raise BenchmarkError(f"{where}: model {model!r} is not in the models file; name its tokenizer in a "
                                  "tokenizer column (e.g. tiktoken/o200k_base)")
         listings[model] = user.listing
-    return PriceBook({t: tuple(n) for t, n in models.items()}, listings, listing_reasons(), Path(prices))
+    return PriceBook({t: tuple(n) for t, n in models.items()}, listings, listing_reasons(), Path(prices), pairings,
+                     notes)

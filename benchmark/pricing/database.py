@@ -124,3 +124,14 @@ def lookup(model: str, provider_id: str, entry: str = "", *, on: dt.date) -> Lis
     return Listing(model=model, provider=seller, listing=f"{provider_id}:{found.id}",
                    input_usd_per_mtok=_input_price(found, on), context_window=found.context_window,
                    source=f"{database_label()}, price of {on.isoformat()}", reseller=reseller)
+
+
+def providers_listing(model: str) -> list[str]:
+    """Who lists `model` in the database, by its own matching, as "Anthropic (claude-sonnet-4-0)";
+    for a model the models file does not list, so an answer can say a price exists but no count does."""
+    found = []
+    for provider in _providers():
+        info = provider.find_model(model.strip().lower())
+        if info is not None:
+            found.append(f"{provider.name} ({info.id})")
+    return found
