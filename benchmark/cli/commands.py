@@ -395,20 +395,16 @@ ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-lan
 
 def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json",
              prices: Path | None = None, models: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Print what `language` (a code or an English name, or several with commas) costs on every
-    production tokenizer's models, or a shortlist's (`models`), and the cheapest and roomiest model,
-    from saved results (no measuring)."""
+    """Print `language`'s cost (codes or names, comma-separated) on every model or `models`, from saved results."""
     from benchmark.pricing.answer import answer_for
 
     print(answer_for(language, Path(results_path), prices=prices, models=models), end="", file=out or sys.stdout)
     return EXIT_OK
 
 
-def cmd_cost_file(paths: Sequence[Path], *, language: str | None = None,
-                  results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", prices: Path | None = None,
-                  out: TextIO | None = None) -> int:
-    """Print what the files cost on every production tokenizer's models and how often they fit each
-    window; with `language`, what the same content takes in English (its premium in `results_path`)."""
+def cmd_cost_file(paths: Sequence[Path], *, language: str | None = None, prices: Path | None = None,
+                  results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", out: TextIO | None = None) -> int:
+    """Print the files' cost and window fit on every model; with `language`, their English equivalent."""
     from benchmark.pricing.own_cost import own_cost_answer
 
     print(own_cost_answer(paths, language=language, results_path=Path(results_path), prices=prices), end="",
