@@ -9,7 +9,7 @@ figures -> the answer (the `cost` verb) and the report's first section. Nothing 
     listings.py   which database entry prices each model (listings.csv), kept in the cache
     prices_file.py  the user's prices file, read exactly or refused
     book.py       models per tokenizer and their listings, for one results file
-    figures.py    money and context per language and model (pure arithmetic on the counts)
+    money.py      money and context per language and model (pure arithmetic on the counts)
     decision.py   the cheapest and the roomiest model, and the ones the sample cannot tell apart
     formats.py    how dollars and capacities read
     shortlist.py  `cost --models`: the names typed, resolved to models, each counted or said why not

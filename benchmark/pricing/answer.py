@@ -18,7 +18,7 @@ from benchmark.plumbing.errors import BenchmarkError
 
 from benchmark.pricing.book import PriceBook
 from benchmark.pricing.decision import Leader, cheapest, roomiest, tie_rule
-from benchmark.pricing.figures import ModelFigures, model_figures, reference_words, unpriced
+from benchmark.pricing.money import ModelFigures, model_figures, reference_words, unpriced
 from benchmark.pricing.shortlist import Shortlist
 from benchmark.results.rows import Results, ResultRow
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmark.pricing.decision import Leader
-from benchmark.pricing.figures import ModelFigures, lossy
+from benchmark.pricing.money import ModelFigures, lossy
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 
 MAX_MODELS_NAMED = 8  # per tokenizer line; the rest are counted

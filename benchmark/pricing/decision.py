@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from benchmark.pricing.figures import ModelFigures
+from benchmark.pricing.money import ModelFigures
 from benchmark.results.pairwise import PairwiseRatio, ratio_between
 
 PAIRED_RULE = ("tied: the 95% paired bootstrap interval of the ratio of the two figures includes 1 (the tokenizers' "

@@ -19,7 +19,7 @@ from benchmark.measure.own_text import OwnCount, OwnText
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.escaping import terminal_text
 from benchmark.pricing.database import Listing
-from benchmark.pricing.figures import unpriced
+from benchmark.pricing.money import unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 
 MAX_MODELS_NAMED = 8  # per tokenizer line, as the language answer; the rest are counted

@@ -2,7 +2,7 @@
 
     ratios.py        the texts, the two engines, measure_ratios -> RatioRow (unseen, cold, repeat)
     baseline.py      the baseline file and the check against it (per ratio, per figure's mean)
-    figures.py       scaling on "a" * n, the factor over the textbook encoder
+    scaling_and_textbook.py  scaling on "a" * n, the factor over the textbook encoder
     training.py      training time against HuggingFace tokenizers
     instructions.py  the unseen ratio in CPU instructions, under callgrind
     markdown.py      the tables

@@ -4,7 +4,7 @@ returns the exit status (the CLI only parses its options into SpeedOptions).
 What it measures, by option:
 
 - nothing chosen: the ratios to tiktoken (ratios.py), then `"a" * n` scaling and the textbook
-  factor (figures.py), then training against HuggingFace `tokenizers` (training.py);
+  factor (scaling_and_textbook.py), then training against HuggingFace `tokenizers` (training.py);
 - `ratios_only`: the ratios alone;
 - `check`: the ratios, judged against the committed baseline (baseline.py); status 1 when a ratio
   or a figure's mean is worse by more than its tolerance;
@@ -26,7 +26,7 @@ from benchmark.speed.baseline import (
     BASELINE_REPEATS, DEFAULT_BASELINE, DEFAULT_FIGURE_TOLERANCE, DEFAULT_TOLERANCE, Baseline, baseline_from_rows,
     check_figures, check_ratios, check_replaceable, check_same_text, load_baseline, save_baseline,
 )
-from benchmark.speed.figures import (
+from benchmark.speed.scaling_and_textbook import (
     SCALING_REPEATS, TEXTBOOK_LINES, TEXTBOOK_VOCAB_SIZE, measure_scaling, measure_textbook,
 )
 from benchmark.speed.instructions import INSTRUCTION_JOBS, count_unseen_instructions

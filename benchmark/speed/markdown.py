@@ -6,7 +6,7 @@ import statistics
 from typing import Sequence
 
 from benchmark.speed.baseline import CheckedRow
-from benchmark.speed.figures import ScalingRow, TextbookRow
+from benchmark.speed.scaling_and_textbook import ScalingRow, TextbookRow
 from benchmark.speed.ratios import RatioRow
 from benchmark.speed.training import TrainingRow
 

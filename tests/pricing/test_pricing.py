@@ -21,7 +21,7 @@ from benchmark.cli.parser import main
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing import database, decision
 from benchmark.pricing.book import price_book
-from benchmark.pricing.figures import model_figures
+from benchmark.pricing.money import model_figures
 from benchmark.pricing.listings import LISTINGS_FILE, database_listings
 from benchmark.pricing.prices_file import read_user_prices
 from benchmark.results.rows import load_results

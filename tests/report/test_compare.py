@@ -9,7 +9,7 @@ import re
 import pytest
 
 from benchmark.adapters.families import family_name
-from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import render
 from benchmark.report.plots import style as style_module
 from benchmark.report.facts.compare import token_ranges, mix_families
 from benchmark.report.facts.findings import compute_findings
@@ -156,7 +156,7 @@ def test_every_section_plot_is_drawn_titled_and_labelled(results):
     assert keys[:3] == ["cost", "fairness", "mixes"]  # what a reader came for comes first
     wanted = {name for section in sections for name in section.plots}
     with style_module.plot_style():
-        figures = figures_module.make_figures(results)
+        figures = render.make_figures(results)
     assert {"production_cost", "fairness", "mix_premium", "gini_by_size"} <= set(figures)
     assert set(figures) <= wanted
     for name in ("production_cost", "fairness", "mix_premium", "gini_by_size"):

@@ -12,7 +12,7 @@ import statistics
 import numpy as np
 import pytest
 
-from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import render
 from benchmark.report.plots import many_languages
 from benchmark.report.facts.analysis import bytes_per_token_curve
 from benchmark.report.plots.catalogue import PLOTS, caption_of
@@ -35,7 +35,7 @@ def results():
 @pytest.fixture(scope="module")
 def figures(results):
     with plot_style():
-        yield figures_module.make_figures(results)
+        yield render.make_figures(results)
 
 
 def _row(results, tokenizer, language):

@@ -15,7 +15,7 @@ import re
 import pytest
 from tests.support.report_fixture import PLOT_NAMES, results  # noqa: F401 (fixtures)
 
-from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import render
 from benchmark.report.plots import measurements as plots_module
 from benchmark.report.plots import style as style_module
 from benchmark.report.plots import token_boundaries as token_boundaries_module
@@ -27,7 +27,7 @@ from tests.support.paths import DATA
 
 def test_every_plot_has_a_title_and_labelled_axes(results):
     with style_module.plot_style():
-        figures = figures_module.make_figures(results)
+        figures = render.make_figures(results)
     assert set(figures) == set(PLOT_NAMES)
     for name, fig in figures.items():
         suptitle = fig._suptitle.get_text() if fig._suptitle else ""
@@ -184,6 +184,6 @@ def test_no_text_runs_off_a_figure(fixture):
 
     results = ReportView.of(load_results(DATA / fixture))
     with style_module.plot_style():
-        figures = figures_module.make_figures(results)
+        figures = render.make_figures(results)
         clipped = {name: found for name, fig in figures.items() if (found := _clipped_texts(fig))}
     assert not clipped, clipped

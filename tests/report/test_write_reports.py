@@ -13,7 +13,7 @@ import re
 import pytest
 from tests.support.report_fixture import FIXTURE, PLOT_NAMES, rendered, results  # noqa: F401 (fixtures)
 
-from benchmark.report.plots import render as figures_module
+from benchmark.report.plots import render
 from benchmark.report.plots import measurements as plots_module
 from benchmark.report.plots import style as style_module
 from benchmark.report import publish_report as write_reports
@@ -214,7 +214,7 @@ def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypat
     def broken(_results, **_options):
         raise RuntimeError("no display")
 
-    monkeypatch.setattr(figures_module, "render_plots", broken)
+    monkeypatch.setattr(render, "render_plots", broken)
     smaller = ReportView(rows=results.rows[:5], record=results.record)
     with pytest.raises(RuntimeError, match="no display"):
         write_reports(smaller, tmp_path)
