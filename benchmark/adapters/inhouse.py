@@ -84,7 +84,7 @@ class InhouseBPE(Adapter):
             "pre_tokenizer": f"regex split, pattern {model.pattern_name!r}",
             "pattern": model.pattern,
             "model": f"byte-level BPE, {len(model.merges)} merges over 256 byte tokens"
-            if model.is_trained else f"byte-level BPE, tiktoken rank table ({model.name})",
+            if model.has_merges else f"byte-level BPE, tiktoken rank table ({model.name})",
             "decoder": "bytes, UTF-8 with replacement",
             "special_tokens": "not parsed (encode_ordinary)",
             **(extra_settings or {}),

@@ -141,7 +141,7 @@ class ByteLevelBPE(TrainingConstructors):
         """Write a HuggingFace `tokenizer.json` that gives our ids (`Tokenizer.from_file(path)
         .encode(text, add_special_tokens=False).ids`; see export.py). Only for merges: a rank
         table (`from_tiktoken`) has no merge list for HF's BPE model."""
-        if not self.is_trained:
+        if not self.has_merges:
             raise ValueError(
                 f"{self.name or 'this model'} is a tiktoken rank table, without the merge list HF's BPE "
                 "model needs; export it with save_tiktoken or to_tiktoken instead"
@@ -314,7 +314,7 @@ class ByteLevelBPE(TrainingConstructors):
         return max(len(self._vocab) + self._offset, largest + 1)
 
     @property
-    def is_trained(self) -> bool:
+    def has_merges(self) -> bool:
         """True for our merges, False for an imported rank table."""
         return self._left_lengths is not None
 
@@ -328,8 +328,8 @@ class ByteLevelBPE(TrainingConstructors):
     def _content(self) -> ModelContent:
         """What a model file holds (files.py knows nothing of this class)."""
         return ModelContent(pattern=self.pattern, special_tokens=dict(self.special_tokens), name=self.name,
-                            merges=self.merges if self.is_trained else None,
-                            ranks=None if self.is_trained else self._ranks, id_layout=self.id_layout)
+                            merges=self.merges if self.has_merges else None,
+                            ranks=None if self.has_merges else self._ranks, id_layout=self.id_layout)
 
     def mergeable_ranks(self) -> dict[bytes, int]:
         """token bytes -> id for every non-special token (tiktoken's `mergeable_ranks`)."""
@@ -350,7 +350,7 @@ class ByteLevelBPE(TrainingConstructors):
         )
 
     def __repr__(self) -> str:
-        kind = f"merges={len(self.merges)}" if self.is_trained else f"ranks={len(self._ranks)}"
+        kind = f"merges={len(self.merges)}" if self.has_merges else f"ranks={len(self._ranks)}"
         return (
             f"ByteLevelBPE(name={self.name!r}, pattern={self.pattern_name!r}, {kind}, "
             f"special_tokens={len(self.special_tokens)}, vocab_size={self.vocab_size})"

@@ -46,7 +46,7 @@ def test_production_tokenizers_are_the_vendors_and_not_the_trained_ones(results)
     assert not [tid for tid in shown if tid.startswith(("bpe/", "hf/"))]
 
 
-def test_the_cheapest_model_per_language_has_the_fewest_tokens(results):
+def test_the_fewest_tokens_per_language_are_the_fewest_of_the_production_models(results):
     shown = results.production
     costs = token_ranges(results)
     assert [c.language for c in costs] == list(results.record.language_names)
@@ -173,7 +173,7 @@ def test_a_run_without_mixes_or_summaries_has_no_such_sections():
     assert not [s for s in compute_findings(old) if re.match("The training data|Over the .* languages", s)]
 
 
-def test_the_cheapest_model_is_tied_when_the_interval_of_its_lead_holds_one(results):
+def test_the_fewest_tokens_are_tied_when_the_interval_of_their_lead_holds_one(results):
     # The fixture predates pairwise ratios: the table has no such column. Given the pair's
     # interval, it says "tied" when the interval holds 1, and gives the interval when not.
     import dataclasses

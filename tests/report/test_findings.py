@@ -130,7 +130,7 @@ def test_the_methods_describe_only_what_the_run_did(results):
     assert "Korean (kor_Hang) had no text to warm up on and was timed cold" in text
 
 
-def test_findings_name_the_cheapest_lossless_tokenizer_per_language(results):
+def test_findings_name_the_lossless_tokenizer_with_the_fewest_tokens_per_language(results):
     shown = set(results.headline)
     sentence = next(s for s in compute_findings(results) if s.startswith("Fewest tokens per sentence"))
     skipped_lossy = 0
@@ -145,7 +145,7 @@ def test_findings_name_the_cheapest_lossless_tokenizer_per_language(results):
     assert skipped_lossy, "the fixture should have a language where a lossy tokenizer counts fewer tokens"
 
 
-def test_no_cheapest_finding_without_two_main_tokenizers_and_a_language_all_skipped_rules_none_out(results):
+def test_no_fewest_tokens_finding_without_two_main_tokenizers_and_a_language_all_skipped_rules_none_out(results):
     import dataclasses
 
     one = ReportView(rows=tuple(r for r in results.rows if r.tokenizer == "tiktoken/o200k_base"), record=results.record)

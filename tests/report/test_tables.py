@@ -128,7 +128,7 @@ def _cost_view():
     return ReportView.of(load_results(DATA / "results_cost.json"))
 
 
-def test_the_cheapest_model_table_names_ties_together_in_both_columns():
+def test_the_fewest_tokens_table_names_ties_together_in_both_columns():
     from benchmark.report.tables.compare import fewest_tokens_table
 
     results = _cost_view()

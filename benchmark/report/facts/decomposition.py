@@ -16,7 +16,7 @@ from benchmark.report.view import ReportView
 
 
 def decomposed_rows(results: ReportView, tokenizer: str) -> list:
-    """The tokenizer's measured rows that carry the decomposition, the reference left out, cheapest first."""
+    """The tokenizer's measured rows that carry the decomposition, the reference left out, lowest premium first."""
     rows = [row for row in results.rows if row.tokenizer == tokenizer and row.ok and row.language != results.reference
             and row.premium is not None and row.byte_premium is not None and row.tokenizer_factor is not None]
     return sorted(rows, key=lambda row: (row.premium, row.language))

@@ -68,7 +68,7 @@ def report_sections(results: ReportView) -> list[Section]:
         sections.append(Section(
             "cost", "What each language costs on today's models",
             "Tokens per sentence and the premium over the reference language on every production tokenizer the run "
-            "measured, and the cheapest model for each language.", plots_in("cost"),
+            "measured, and the model with the fewest tokens for each language.", plots_in("cost"),
             tuple(t for t in (production_cost_table(results), production_premium_table(results),
                               fewest_tokens_table(results), _by_script(results),
                               script_decomposition_table(results)) if t.rows)))

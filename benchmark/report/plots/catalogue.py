@@ -52,7 +52,7 @@ PLOTS = (
         "production_cost",
         "What each language costs on today's models",
         "Mean tokens per sentence of the same content on each production tokenizer, one row per language; the "
-        "grey band spans the cheapest to the dearest model. Lower is cheaper.",
+        "grey band spans the fewest to the most tokens over the models. Lower is cheaper.",
         compare.plot_production_cost, "cost",
     ),
     PlotSpec(

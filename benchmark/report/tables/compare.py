@@ -66,12 +66,12 @@ def fewest_tokens_table(results: ReportView) -> Table:
                fmt_one_decimal(tokens.fewest[0].tokens_per_sentence),
                tokens.most_names, fmt_one_decimal(tokens.most.tokens_per_sentence), f"{tokens.spread:.2f}x")
         rows.append(row + ((_against_next(results, tokens),) if paired else ()))
-    return Table("cheapest_models", "The cheapest model per language",
+    return Table("fewest_tokens", "The fewest tokens per language",
                  ("language", "fewest tokens", "tokens / sentence", "most tokens", "tokens / sentence",
                   "most / fewest") + (("fewest / next (95% interval)",) if paired else ()), tuple(rows),
                  note="Among the production tokenizers that give every sentence back (99% or more); models whose "
                  "figures round to the same tenth are named together, in both columns."
-                 + (" Fewest / next: the cheapest's tokens over the next cheapest's, with its paired bootstrap "
+                 + (" Fewest / next: the fewest tokens over the next fewest, with its paired bootstrap "
                     "interval; tied when that interval holds 1." if paired else ""),
                  numeric=(False, False, True, False, True, True) + ((False,) if paired else ()))
 
@@ -112,7 +112,8 @@ def fairness_table(results: ReportView) -> Table:
                  ("tokenizer", "family", "Gini (95% CI)", "most / fewest tokens", "mean premium (95% CI)",
                   "Rényi efficiency"), tuple(rows),
                  note="Gini of the languages' token counts for the same sentences: 0 when every language costs the "
-                 "same, larger the more unequal; most / fewest: the dearest language's tokens over the cheapest's; "
+                 "same, larger the more unequal; most / fewest: the tokens of the language that takes the most over "
+                 "the one that takes the fewest; "
                  "mean premium: over the languages other than the reference. Intervals: 95% bootstrap over sentences "
                  "(the premium's resamples). Rényi efficiency: the Rényi entropy (alpha 2.5) of the tokenizer's token "
                  "distribution on all the measured text over log2 of its vocabulary size. Most even first."
