@@ -4,10 +4,11 @@ factories and trainers (registry.py), users' files (user_files.py), the training
 and its cache-or-train loop (trained.py), the models each vendor's tokenizer serves (models.py,
 from models.csv).
 
-One module per outside library (openai_tiktoken, openai_bpe, google_sentencepiece, hf_tokenizers,
-hf_parity) and ours (inhouse); one per vendor, named after its owner (meta_llama, ...), each
-listed once in families.PRODUCTION_MODULES, its files pinned by SHA-256 and read by
-benchmark/plumbing/pinned.py.
+One module per outside library (openai_tiktoken.py, openai_bpe.py, google_sentencepiece.py,
+hf_tokenizers.py, hf_parity.py) and ours (inhouse.py); one per vendor, named after its owner
+(meta_llama.py, mistral_ai.py, alibaba_qwen.py, deepseek_ai.py, google_gemma.py, xai_grok.py,
+anthropic_claude.py; OpenAI's are openai_tiktoken.py and openai_bpe.py), each listed once in
+families.PRODUCTION_MODULES, its files pinned by SHA-256 and read by benchmark/plumbing/pinned.py.
 
 Library modules are imported inside the factories, so `import benchmark.adapters` stays light.
 """

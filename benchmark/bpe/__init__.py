@@ -5,10 +5,11 @@
 >>> bpe.encode("hello world")
 [15339, 1917]
 
-The algorithm first: reference.py (the plain trainer and encoder), train.py, pairs.py, flat.py
-and parity.py (the fast trainers), encode.py and shortcuts.py (the fast encoder); then the model
-(tokenizer.py, sweeps.py, tables.py) and its files (files.py, export.py, openai_ranks.py).
-docs/bpe.md says more.
+The algorithm first: reference.py (the plain trainer and encoder), patterns.py (the pre-token
+patterns), train.py, pairs.py, flat.py, parity.py and whole_chars.py (the fast trainers, parity-aware
+and whole characters first; progress.py their progress line), encode.py and shortcuts.py (the fast
+encoder); then the model (tokenizer.py, sweeps.py, tables.py) and its files (files.py, export.py,
+openai_ranks.py). docs/bpe.md says more.
 """
 
 from benchmark.bpe.patterns import PATTERNS

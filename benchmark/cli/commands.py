@@ -6,10 +6,10 @@
     list     the tokenizers and corpora this program knows
     report   render reports/ again from a saved results.json, without measuring
     reproduce  recompute a study's published token counts offline and compare them
+    cost     what one language (or your own files) costs on each model, from saved results
     speed    our encoder's speed as ratios to tiktoken; --check against the committed baseline
 
-Each returns the process's exit status; output goes to `out` (stdout by default), warnings and
-progress to stderr. A `BenchmarkError` is the user's to fix: the CLI prints it as one line.
+Each returns its exit status; output to `out` (stdout), warnings and progress to stderr.
 """
 
 from __future__ import annotations

@@ -12,9 +12,10 @@ file. Two kinds are read:
 Every line is read as strict UTF-8 and must be non-empty (`lines.py`); every language of a split
 must have the same number of lines (`corpus.py`). Each failure is one `BenchmarkError` naming the
 file and the line. What a user types (`hin`, `HIN`, `all`) becomes a corpus's code in
-`languages.py`.
+`languages.py`. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
 
-This package knows nothing about tokenizers; the training/measuring protocol lives in plan.py.
+This package knows nothing about tokenizers; the training/measuring protocol lives in
+benchmark/measure/plan.py.
 """
 
 from benchmark.corpora.corpus import ALL_SPLIT, SPLITS, Corpus

@@ -1,8 +1,22 @@
-"""A run, from plan to rows: `plan.py` resolves what a run will do, `run.py` puts it in order,
-`counting.py` counts tokens (our BPE on tiktoken's engine, checked by `twins.py`), `timing.py` times encoders, `executors.py` spreads the counting over
-processes or a Dask cluster, `summaries.py` and `vocabulary.py` the per-tokenizer figures (every
-entry encoded in one library call where it can: `batches.py`),
-`results_cache.py` keeps counts between runs, `describe.py` writes the run record; `own_text.py`
-reads and counts a user's own files (`cost --file`).
+"""A run, from plan to rows:
+
+    plan.py            what a run will do: languages, texts, tokenizer ids
+    run.py             the steps in order
+    counting.py        counts tokens (our BPE on tiktoken's engine, checked by twins.py)
+    twins.py           our BPE's twin on tiktoken's engine, checked id for id
+    floor.py           the information floor: each language's text compressed
+    renyi_interval.py  the Rényi efficiency's bootstrap interval
+    cells.py           which tokenizer x language cells are timed, on how many sentences
+    timing.py          times encoders; timing_reuse.py keeps timings for `run --reuse-timing`
+    executors.py       the counting spread over processes or a Dask cluster
+    isolated.py        a function run in a forked child, its memory gone with it
+    peak_memory.py     peak memory of the run and its workers
+    summaries.py       the per-tokenizer figures over every language (Gini, ...)
+    vocabulary.py      the vocabulary check (partial-character and unreachable entries); batches.py
+                       encodes every entry in one library call where it can
+    rare_entries.py    the share of a trained vocabulary rarely seen in its own training text
+    results_cache.py   counts kept between runs
+    describe.py        the run record
+    own_text.py        a user's own files read and counted (`cost --file`)
 
 Nothing heavy is imported here: submodules are imported by name where they are used."""

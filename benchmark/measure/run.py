@@ -3,8 +3,8 @@
     plan = plan_run(RunConfig())
     results = run_benchmark(plan)
 
-The steps live elsewhere (plan.py decides, adapters/ builds, measure.py counts and times,
-describe.py writes the record); this module puts them in order.
+The steps live elsewhere (plan.py decides, benchmark/adapters/ builds, counting.py counts,
+timing.py times, describe.py writes the record); this module puts them in order.
 """
 
 from __future__ import annotations

@@ -4,6 +4,6 @@ pinned by SHA-256, `escaping.py` outside text made inert in Markdown, CSV and th
 `progress.py` progress on a terminal, `children.py` forked processes that die with the run,
 `publish.py` an output folder replaced whole or not at all (one writer at a time, the atomic
 swap, never a file this program did not write), `manifest.py` the list of files a report wrote,
-which tells them from foreign ones.
+which tells them from foreign ones, `sealed.py` cache entries sealed with a key kept beside them.
 
 Nothing is imported here: each module is imported by name where it is used."""

@@ -18,7 +18,7 @@ is named after its topic, so a topic's figures, table and plot sit under one nam
     facts/     what the rows say, as figures and in words (plain Python, no pandas): analysis,
                comparisons of models, the examples chosen, the findings, the methods paragraph
     tables/    the rounded tables both pages show, and results.csv (pandas)
-    plots/     every plot declared once (catalogue.py), drawn with seaborn, rendered to PNG and SVG
+    plots/     every plot declared once (plots/catalogue.py), drawn with seaborn, rendered to PNG and SVG
     pages/     README.md and index.html: the sections in reading order, the leading decision,
                the page's fonts, filter box and token examples
 

@@ -4,7 +4,7 @@
 Data flows one way: a study's protocol text per language -> counts (`reproduce`) -> an immutable
 `Reproduction` -> a text table (`render`). A study is a module (`STUDIES`) holding `TITLE`,
 `PROTOCOL`, `COLUMNS` (what it computes, and how), `NOT_COMPUTED` (what it cannot, and why),
-`protocol_text(code)` and `read_published()`.
+`protocol_text(code)` and `read_published()`: petrov2023.py (Petrov et al., NeurIPS 2023).
 """
 
 from __future__ import annotations

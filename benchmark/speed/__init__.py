@@ -5,6 +5,8 @@
     scaling_and_textbook.py  scaling on "a" * n, the factor over the textbook encoder
     training.py      training time against HuggingFace tokenizers
     instructions.py  the unseen ratio in CPU instructions, under callgrind
+    parity.py        parity-aware training against standard training: time, memory, tokens
+    hf_parity.py     our parity-aware trainer against HuggingFace's ParityBpeTrainer
     markdown.py      the tables
     command.py       SpeedOptions and run_speed: what `python -m benchmark speed` does
 
