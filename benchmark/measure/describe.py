@@ -60,7 +60,8 @@ PACKAGES = tuple(dict.fromkeys((
 def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor: Executor,
                  words: dict[str, LanguageWords], examples: Examples, *,
                  reused_timing: dict[str, str] | None = None,
-                 timed_cells: dict[str, dict[str, int | None]] | None = None) -> RunRecord:
+                 timed_cells: dict[str, dict[str, int | None]] | None = None,
+                 calibration: str | None = None) -> RunRecord:
     """The record of a run from its plan, its tokenizers, where it counted, the words it found and
     the example sentence as each tokenizer split it (`counting.split_examples`): nothing here
     encodes or measures."""
@@ -119,6 +120,7 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         example_line=examples.line + 1,
         suite=SuiteInfo(package=SUITE_PACKAGE, version=versions[SUITE_PACKAGE], git_commit=git_commit()),
         quick_left_out=QUICK_LEFT_OUT if plan.quick else (),
+        calibration=calibration,
     )
     return RunRecord(
         date=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),

@@ -6,7 +6,8 @@ Three kinds of entry, each keyed by a SHA-256 of everything its figures depend o
   language's measured sentences and their word spans.
 - `vocabulary`: one tokenizer's vocabulary check (`VocabularyHealth`): its identity alone.
 - `words`: one language's word segmentation (`LanguageWords`): its sentences and the segmenters.
-- `rare` (measure/rare_entries.py): a trained tokenizer's rare-entry share; `timing`
+- `rare` (measure/rare_entries.py): a trained tokenizer's rare-entry share; `calibration`
+  (measure/calibration.py): a production tokenizer's tokens on one language's fit lines; `timing`
   (measure/timing_reuse.py): a tokenizer's timings, read only with `run --reuse-timing`.
 
 A tokenizer's identity is its fingerprint (the SHA-256 of its model file or pinned ranks), its
@@ -50,7 +51,7 @@ _MAX_ENTRY_BYTES = 256 * 1024 * 1024  # far above any entry (a language's word s
 _SUFFIX = ".entry"
 # This suite's code that decides counts, vocabulary checks and word spans (relative to benchmark/).
 _CODE = ("adapters", "bpe", "words", "measure/counting.py", "measure/vocabulary.py", "results/metrics.py",
-         "measure/results_cache.py", "measure/rare_entries.py")
+         "measure/results_cache.py", "measure/rare_entries.py", "measure/calibration.py")
 # The engines that turn text into ids and word spans, then every package a production tokenizer's
 # file is read from (the tokenizer table's, so a new vendor's package is in the key), then the word
 # segmenters (a missing one is recorded as such).

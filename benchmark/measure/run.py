@@ -30,6 +30,8 @@ from benchmark.adapters import (
     run_train_task,
     train_tasks,
 )
+from benchmark.corpora.languages import script_of
+from benchmark.measure.calibration import calibration_entries, describe_fit, fit_counts, fit_lines
 from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
 from benchmark.plumbing.errors import one_line
@@ -101,9 +103,12 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
         rare = {} if plan.quick else rare_shares(ready, plan.training, executor, progress, stored)  # --quick: none (record)
+        clock.lap("counting")
+        fitted = fit_lines(plan.corpus, plan.languages, plan.max_sentences)
+        fit_totals = fit_counts(ready, fitted, executor, progress, stored)  # the calibration's dev counts
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
-        clock.lap("counting")
+        clock.lap("calibration")
         cells = timed_cells(ready, tuple(plan.timed_texts), plan.reference, quick=plan.quick, is_trained=is_trained)
         timed, reused = reuse_or_time([t for t in ready if t.id in cells], plan, counted, stored,
                                       lambda todo: _time_all(todo, plan, cells, counted, progress), cells=cells)
@@ -113,13 +118,16 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
+    calibration = calibration_entries(ready, fitted, {code: plan.measure_texts[code] for code in plan.languages},
+                                      counted, fit_totals, {code: script_of(code) for code in plan.languages})
     record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused,
+                          calibration=describe_fit(plan.corpus, fitted),
                           timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}
                                        for tokenizer, languages in timed.items() if languages})
     clock.lap("rows and record")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
-                   summaries=summaries, pairwise=pairwise)
+                   summaries=summaries, pairwise=pairwise, calibration=calibration)
 
 
 class _PhaseClock:

@@ -155,6 +155,9 @@ class RunSettings:
     example_line: int | None = None  # 1-based line of the example sentence
     suite: SuiteInfo | None = None
     quick_left_out: tuple[str, ...] = ()  # what --quick did not measure that a run without it does
+    # How the calibration table (results.json's "calibration") was fitted and checked, or why there
+    # is none (measure/calibration.py); None: a file from before format 5.
+    calibration: str | None = None
 
 
 @dataclass(frozen=True)

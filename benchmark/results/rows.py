@@ -26,6 +26,7 @@ from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.escaping import csv_cell
 from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
+from benchmark.results.calibration import CalibrationEntry
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -49,9 +50,14 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      token totals between two production tokenizers, with its interval) and the record's
 #      settings.premium.floor; each tokenizer's entry in the record gains `models` (the models that
 #      use it, each with its source). Versions 1-3 are read with those None or empty.
+#   5: the file gains "calibration" (results/calibration.py: each production tokenizer's tokens per
+#      character and per UTF-8 byte fitted on dev, per language, script and all languages, with
+#      their held-out errors on devtest and those of characters / 4) and the record's
+#      settings.calibration (how it was fitted, or why there is none). Versions 1-4 are read with
+#      no calibration and settings.calibration None.
 RESULTS_FORMAT = "tokencost-results"
-RESULTS_FORMAT_VERSION = 4
-READABLE_FORMAT_VERSIONS = (1, 2, 3, 4)
+RESULTS_FORMAT_VERSION = 5
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
 _HINT = "run `python -m benchmark run` again to regenerate it"
 
 STATUS_PREFIXES = ("skipped: ", "failed: ")
@@ -248,6 +254,7 @@ class Results:
     record: RunRecord
     summaries: tuple[TokenizerSummary, ...] = ()  # one per measured tokenizer, in the rows' order
     pairwise: tuple[PairwiseRatio, ...] = ()  # per language, each pair of production tokenizers
+    calibration: tuple[CalibrationEntry, ...] = ()  # tokens per character and per byte (format 5)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -257,6 +264,7 @@ class Results:
             "rows": [row.to_dict() for row in self.rows],
             "summaries": [summary.to_dict() for summary in self.summaries],
             "pairwise": [entry.to_dict() for entry in self.pairwise],
+            "calibration": [entry.to_dict() for entry in self.calibration],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -303,20 +311,20 @@ def save_results(results: Results, path: Path) -> None:
     atomic_write_text(Path(path), text)
 
 
-def _pairwise(entries: Any) -> tuple[PairwiseRatio, ...]:
-    """The pairwise ratios, each checked by its own constructor (five times faster than the
-    record's generic decoder, which a 204-language file's 13,464 entries made the slowest step of
-    reading it); a bad one is a RecordError naming it."""
+def _checked(entries: Any, kind: type, name: str) -> tuple:
+    """Entries of `kind` (the pairwise ratios, the calibration), each checked by its own constructor
+    (five times faster than the record's generic decoder, which a 204-language file's 13,464
+    pairwise entries made the slowest step of reading it); a bad one is a RecordError naming it."""
     if not isinstance(entries, list):
-        raise RecordError(f"pairwise: expected a list, got {type(entries).__name__}")
+        raise RecordError(f"{name}: expected a list, got {type(entries).__name__}")
     found = []
     for number, entry in enumerate(entries):
         if not isinstance(entry, dict):
-            raise RecordError(f"pairwise[{number}]: expected an object, got {type(entry).__name__}")
+            raise RecordError(f"{name}[{number}]: expected an object, got {type(entry).__name__}")
         try:
-            found.append(PairwiseRatio(**entry))
+            found.append(kind(**entry))
         except (TypeError, ValueError) as exc:
-            raise RecordError(f"pairwise[{number}]: {exc}") from None
+            raise RecordError(f"{name}[{number}]: {exc}") from None
     return tuple(found)
 
 
@@ -355,9 +363,10 @@ def load_results(path: Path | str) -> Results:
         record = RunRecord.from_dict(raw["record"], strict=version == RESULTS_FORMAT_VERSION)
         summaries = from_plain(tuple[TokenizerSummary, ...], raw.get("summaries", []), "summaries",
                                strict=version == RESULTS_FORMAT_VERSION)
-        pairwise = _pairwise(raw.get("pairwise", []))
+        pairwise = _checked(raw.get("pairwise", []), PairwiseRatio, "pairwise")
+        calibration = _checked(raw.get("calibration", []), CalibrationEntry, "calibration")
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
-    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise)
+    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmark.plumbing.escaping import markdown_text
+from benchmark.results.calibration import CalibrationEntry
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RunRecord, from_plain
 from benchmark.results.rows import ResultRow, Results, TokenizerSummary
@@ -38,4 +39,5 @@ def markdown_results(results: Results) -> Results:
     record = RunRecord.from_dict(escaped["record"])
     summaries = from_plain(tuple[TokenizerSummary, ...], escaped["summaries"], "summaries")
     pairwise = from_plain(tuple[PairwiseRatio, ...], escaped["pairwise"], "pairwise")
-    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise)
+    calibration = tuple(CalibrationEntry(**entry) for entry in escaped["calibration"])
+    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration)

@@ -1,0 +1,154 @@
+"""The calibration table's counts: each production tokenizer's tokens on the fit split, beside the
+counts of the measured split the run already has (results/calibration.py fits and checks).
+
+The fit split is the measured corpus's `dev` (FLORES-200's 997 lines a language); the checked
+split is what the run measures (`devtest`), whose per-sentence token counts counting made. Only
+the dev totals are new work, so they are counted cheaply: each sentence encoded alone as plain
+text (as counting does), without decoding, spans or words, in one library call where the library
+has one (measure/batches.py), at most MAX_FIT_LINES lines in all, an equal share per language
+evenly spread over its dev text (so 204 languages cost what 30 do), one task per tokenizer on the
+run's workers, and from the results cache on a rerun (keyed by the tokenizer's identity and the
+lines). Trained tokenizers learned from dev, so they get no entry; nor does a corpus without a dev
+split (the record says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from benchmark.adapters.base import Adapter, Recipe
+from benchmark.adapters.families import is_production
+from benchmark.measure.batches import encode_each
+from benchmark.plumbing.errors import one_line
+from benchmark.results.calibration import CalibrationEntry, LanguageCounts, fit_calibration
+
+MAX_FIT_LINES = 30_000  # dev lines per tokenizer in all, shared equally by the languages
+
+
+@dataclass(frozen=True)
+class FitTask:
+    tokenizer: str
+    recipe: Recipe | None  # None: counted in this process
+    lines_by_language: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def fit_lines(corpus, languages: Sequence[str], max_sentences: int | None) -> dict[str, tuple[str, ...]]:
+    """Each language's fit lines: its dev split (the first `max_sentences` lines with that cap),
+    `MAX_FIT_LINES // len(languages)` of them evenly spread when it has more; {} without a dev split.
+
+    Evenly spread, not the first lines: FLORES-200 orders its sentences by article, so a spread
+    sample covers more articles."""
+    if corpus.train_split == corpus.measure_split or not languages:
+        return {}
+    share = max(1, MAX_FIT_LINES // len(languages))
+    out = {}
+    for code in languages:
+        lines = corpus.lines(corpus.train_split, code)[:max_sentences]
+        n = len(lines)
+        out[code] = tuple(lines[i * n // share] for i in range(share)) if n > share else tuple(lines)
+    return out
+
+
+def describe_fit(corpus, fitted: Mapping[str, Sequence[str]]) -> str:
+    """The record's settings.calibration: how the table was fitted and checked."""
+    if not fitted:
+        return (f"none: {corpus.name} has no dev split to fit on apart from the {corpus.measure_split} text "
+                "measured (a corpus with dev/ and devtest/ gets a calibration table)")
+    sizes = sorted({len(lines) for lines in fitted.values()})
+    each = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,}-{sizes[-1]:,}"
+    return (f"every production tokenizer's tokens per character and per UTF-8 byte, fitted on {each} lines of each "
+            f"language's {corpus.train_split} split of {corpus.name} (at most {MAX_FIT_LINES:,} in all, evenly "
+            f"spread; each sentence encoded alone as plain text) per language, per script (its languages pooled) "
+            f"and over all languages; checked on every {corpus.measure_split} sentence measured: the median and "
+            "90th percentile of each sentence's |estimate - tokens| / tokens, the whole text's estimate / tokens - 1, "
+            "and the same for characters / 4")
+
+
+def count_fit(adapter: Adapter, lines_by_language: Mapping[str, Sequence[str]]) -> dict[str, int] | str:
+    """Language -> the tokens of its lines, each encoded alone; or the one-line reason it raised."""
+    try:
+        return {code: sum(map(len, encode_each(adapter, lines))) for code, lines in lines_by_language.items()}
+    except Exception as exc:  # one tokenizer's failure leaves it out of the table, not the run
+        return one_line(exc)
+
+
+def run_fit_task(task: FitTask, adapter: Adapter | None = None) -> dict[str, int] | str:
+    try:
+        adapter = adapter or task.recipe.build()
+    except Exception as exc:
+        return one_line(exc)
+    return count_fit(adapter, dict(task.lines_by_language))
+
+
+def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]], executor, progress,
+               stored) -> dict[str, dict[str, int]]:
+    """tokenizer id -> language -> its tokens on the fit lines, for the production tokenizers: from
+    the results cache `stored`, else counted on `executor`'s workers where a recipe can build them,
+    or here (where counting runs here)."""
+    from benchmark.measure.results_cache import _digest, texts_digest, tokenizer_identity
+
+    wanted = [t for t in tokenizers if is_production(t.family)]
+    if not fitted or not wanted:
+        return {}
+    digests = {code: texts_digest(lines) for code, lines in fitted.items()}
+    keys = {}
+    for tokenizer in wanted:
+        identity = tokenizer_identity(tokenizer)
+        keys[tokenizer.id] = {code: _digest({"kind": "calibration", "tokenizer": identity, "lines": digest})
+                              if identity and stored.root else None for code, digest in digests.items()}
+    found: dict[str, dict[str, int]] = {}
+    todo: dict[str, tuple[str, ...]] = {}
+    for tokenizer in wanted:
+        known = {code: stored.get(key, int) for code, key in keys[tokenizer.id].items()}
+        found[tokenizer.id] = {code: n for code, n in known.items() if n is not None}
+        missing = tuple(code for code in fitted if code not in found[tokenizer.id])
+        if missing:
+            todo[tokenizer.id] = missing
+    if not todo:
+        return found
+    pooled = executor.n_workers > 1 and not executor.counts_here
+    by_id = {t.id: t for t in wanted}
+    tasks = [FitTask(i, by_id[i].recipe if pooled and by_id[i].recipe is not None else None,
+                     tuple((code, tuple(fitted[code])) for code in codes)) for i, codes in todo.items()]
+    step = progress.task(f"calibration: {len(tasks)} production tokenizers on the fit split", total=len(tasks))
+    shipped = [task for task in tasks if task.recipe is not None]
+    results = dict(zip((task.tokenizer for task in shipped),
+                       executor.map(run_fit_task, shipped, on_done=lambda: progress.advance(step))))
+    for task in tasks:
+        if task.recipe is None:
+            results[task.tokenizer] = run_fit_task(task, by_id[task.tokenizer])
+            progress.advance(step)
+    progress.finish(step)
+    for tokenizer, counted in results.items():
+        if isinstance(counted, str):
+            found.pop(tokenizer)  # raised: no entry, as a failed row has no figures
+            continue
+        for code, n_tokens in counted.items():
+            stored.put(keys[tokenizer][code], n_tokens)
+        found[tokenizer].update(counted)
+    return found
+
+
+def calibration_entries(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]],
+                        measured: Mapping[str, Sequence[str]], counted, fit_totals: Mapping[str, Mapping[str, int]],
+                        script_of: Mapping[str, str | None]) -> tuple[CalibrationEntry, ...]:
+    """The table: each tokenizer of `fit_totals` on each language it counted on both splits
+    (`counted`: the run's tokenizer id -> (counts per language, failures))."""
+    sizes = {code: ([len(t) for t in texts], [len(t.encode("utf-8")) for t in texts]) for code, texts in measured.items()}
+    fit_sizes = {code: (sum(map(len, lines)), sum(len(t.encode("utf-8")) for t in lines)) for code, lines in fitted.items()}
+    table: dict[str, dict[str, LanguageCounts]] = {}
+    for tokenizer in tokenizers:
+        totals = fit_totals.get(tokenizer.id)
+        if not totals:
+            continue
+        counts, failures = counted[tokenizer.id]
+        by_language = {}
+        for code in measured:
+            if code in counts and code not in failures and code in totals:
+                chars, n_bytes = sizes[code]
+                by_language[code] = LanguageCounts(len(fitted[code]), totals[code], *fit_sizes[code],
+                                                   counts[code].tokens_per_line, chars, n_bytes)
+        if by_language:
+            table[tokenizer.id] = by_language
+    return fit_calibration(table, script_of)
