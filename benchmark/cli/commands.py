@@ -396,7 +396,7 @@ ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-lan
 def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json",
              prices: Path | None = None, models: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Print `language`'s cost (codes or names, comma-separated) on every model or `models`, from saved results."""
-    from benchmark.pricing.answer import answer_for
+    from benchmark.pricing.answer_text import answer_for
 
     print(answer_for(language, Path(results_path), prices=prices, models=models), end="", file=out or sys.stdout)
     return EXIT_OK

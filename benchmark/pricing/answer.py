@@ -1,8 +1,8 @@
 """The `cost` verb's answer as data, for one language or several: every production tokenizer (or
 those of a shortlist, `--models`) with its models, tokens per sentence and premium, the cheapest
 priced model and the roomiest window on it; then the cheapest and the roomiest model overall, or
-the models the sample cannot tell apart. answer_text.py prints it, answer_json.py writes it as JSON,
-both from the same figures.
+the models the sample cannot tell apart. answer_text.py prints it (`answer_for`), answer_json.py writes it as
+JSON, both from the same figures.
 
 Reads saved results only (no tokenizer is built), so it answers in well under two seconds.
 """
@@ -93,6 +93,32 @@ class Answer:
         return self.results.record.language_names.get(code, code)
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """One model (or, without a shortlist, one tokenizer and all its models) across the languages:
+    its cost for each relative to its cost for the reference on the same lines, which is its
+    tokenizer's premium (the price is the same in every language), with the premium's interval."""
+
+    tokenizer: str
+    model: str | None  # None: the tokenizer's row, standing for its `n_models` models
+    n_models: int
+    premiums: tuple[tuple[str, ResultRow | None], ...]  # (language, its row or None) in the answer's order
+
+
+def comparison(answer: Answer) -> list[Comparison]:
+    """The answer's comparison across its languages, one entry per shortlisted model (or tokenizer)."""
+    found = []
+    for tokenizer in answer.tokenizers:
+        rows = tuple((part.language, next((t.row for t in part.tokenizers if t.tokenizer == tokenizer and t.ok), None))
+                     for part in answer.languages)
+        models = next((t.models for t in answer.languages[0].tokenizers if t.tokenizer == tokenizer), ())
+        if answer.shortlist is None:
+            found.append(Comparison(tokenizer, None, len(models), rows))
+        else:
+            found += [Comparison(tokenizer, model, 1, rows) for model in models]
+    return found
+
+
 def language_answer(results: Results, language: str, models: Mapping[str, Sequence[str]], listings,
                     tokenizers: Sequence[str], notes: Mapping[str, str]) -> LanguageAnswer:
     figures = model_figures(results, {t: models.get(t, ()) for t in tokenizers}, listings, languages=[language])
@@ -130,14 +156,6 @@ def split_languages(text: str) -> list[str]:
     if not all(items):
         raise BenchmarkError(f"languages {text!r}: an empty name between commas; give codes or names like hin,ben,eng")
     return items
-
-
-def answer_for(text: str, results_path: Path, *, prices: Path | None = None,
-               models: Sequence[str] | None = None) -> str:
-    """`answer_data`, as the text `cost` prints."""
-    from benchmark.pricing.answer_text import render_text
-
-    return render_text(answer_data(text, results_path, prices=prices, models=models))
 
 
 def answer_data(text: str, results_path: Path, *, prices: Path | None = None,

@@ -3,15 +3,14 @@ models, tokens per sentence and premium, its cheapest and roomiest model, then t
 the roomiest overall with the models tied; with several languages, a comparison of what each model
 costs per language relative to the reference. Every line is escaped for the terminal at the end,
 so no name from a file (model, language, corpus, a row's status) is obeyed by it.
-
-It takes answer.py's Answer and LanguageAnswer (named in the annotations, not imported: answer.py
-calls this module, and no import runs back up).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+from benchmark.pricing.answer import Answer, LanguageAnswer, answer_data, comparison
 from benchmark.pricing.decision import Leader
 from benchmark.pricing.money import ModelFigures, lossy
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
@@ -59,7 +58,7 @@ def _leader_line(title: str, leader: Leader | None, phrase, *, dearer: bool) -> 
     return line
 
 
-def _language_lines(answer: "Answer", part: "LanguageAnswer") -> list[str]:
+def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
     record = answer.results.record
     reference_name = answer.name(answer.reference)
     sources = sorted({f.listing.source for f in part.figures})
@@ -118,8 +117,32 @@ def _language_lines(answer: "Answer", part: "LanguageAnswer") -> list[str]:
     return lines
 
 
-def render_text(answer: "Answer") -> str:
-    """The whole answer as text, one language after another."""
+def _comparison_lines(answer: Answer) -> list[str]:
+    """Per model (or tokenizer), its cost in each language relative to the reference, as a table."""
+    reference = answer.name(answer.reference)
+    header = ["model [tokenizer]" if answer.shortlist is not None else "tokenizer (its models)"]
+    header += [part.language for part in answer.languages]
+    table = [header]
+    for entry in comparison(answer):
+        label = (f"{entry.model} [{entry.tokenizer}]" if entry.model is not None else
+                 f"{entry.tokenizer} ({entry.n_models} model{'s' if entry.n_models != 1 else ''})")
+        cells = [fmt_interval(row.premium, row.premium_ci_low, row.premium_ci_high).replace("95% CI ", "")
+                 if row is not None and row.premium is not None else "not measured" for _, row in entry.premiums]
+        table.append([label, *cells])
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = [f"Compared with {reference}: each model's cost for the same text in each language, relative to its cost "
+             f"in {reference} (its tokenizer's premium, with the 95% interval; the price is the same in every language)"]
+    lines += ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in table]
+    cheapest = [f"{part.language} {part.cheapest.best.model}" + (f" (tied with {len(part.cheapest.tied)} more)"
+                                                                 if part.cheapest.tied else "")
+                for part in answer.languages if part.cheapest is not None]
+    if cheapest:
+        lines.append("Cheapest overall per language: " + "; ".join(cheapest))
+    return lines
+
+
+def render_text(answer: Answer) -> str:
+    """The whole answer as text, one language after another, then (for several) their comparison."""
     from benchmark.plumbing.escaping import terminal_text
 
     lines: list[str] = []
@@ -127,4 +150,12 @@ def render_text(answer: "Answer") -> str:
         if lines:
             lines.append("")
         lines += _language_lines(answer, part)
+    if len(answer.languages) > 1:
+        lines += ["", *_comparison_lines(answer)]
     return "\n".join(terminal_text(line) for line in "\n".join(lines).split("\n")) + "\n"
+
+
+def answer_for(text: str, results_path: Path, *, prices: Path | None = None,
+               models: Sequence[str] | None = None) -> str:
+    """`answer_data` (the languages typed, codes or names, comma-separated), as the text `cost` prints."""
+    return render_text(answer_data(text, results_path, prices=prices, models=models))

@@ -357,7 +357,7 @@ def test_every_listing_names_who_sells_at_its_price():
 def test_the_readme_answer_for_hindi_is_what_cost_prints_on_the_committed_results():
     """README's excerpt of `cost hin` (its cheapest and roomiest lines, with their providers) is the
     answer on the committed 204-language results, line for line."""
-    from benchmark.pricing.answer import answer_for
+    from benchmark.pricing.answer_text import answer_for
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme.split("## What your language costs on each model", 1)[1]
