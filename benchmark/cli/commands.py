@@ -393,12 +393,12 @@ def cmd_reproduce(study: str, *, columns: Sequence[str] | None = None, languages
 ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-language results `cost` reads
 
 
-def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json",
-             prices: Path | None = None, models: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", prices: Path | None = None,
+             models: Sequence[str] | None = None, as_json: bool = False, out: TextIO | None = None) -> int:
     """Print `language`'s cost (codes or names, comma-separated) on every model or `models`, from saved results."""
     from benchmark.pricing.answer_text import answer_for
 
-    print(answer_for(language, Path(results_path), prices=prices, models=models), end="", file=out or sys.stdout)
+    (out or sys.stdout).write(answer_for(language, Path(results_path), prices=prices, models=models, as_json=as_json))
     return EXIT_OK
 
 

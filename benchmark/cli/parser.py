@@ -99,12 +99,13 @@ def _cost(args: argparse.Namespace) -> int:
     if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/own_cost.py)
         if args.language is not None:
             raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
-        if args.models:  # never ignored silently
-            raise BenchmarkError("--models shortlists a language's answer (cost hin --models ...), not --file's yet")
+        if args.models or args.json:  # never ignored silently
+            raise BenchmarkError(f"{'--models' if args.models else '--json'} is for a language's answer (cost hin "
+                                 f"{'--models ...' if args.models else '--json'}), not --file's yet")
         return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices)
     if args.language is None:
         raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
-    return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models)
+    return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -293,6 +294,8 @@ def _add_cost_parser(verbs) -> None:
     cost.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
                       help="a shortlist: only these models, e.g. gpt-5,gemini-2.5-flash,llama-4-maverick (a family "
                            "name is taken with its models named; a brand like claude is refused)")
+    cost.add_argument("--json", action="store_true",
+                      help="print the whole answer as JSON (every figure, its interval and its sources; docs/usage.md)")
     cost.set_defaults(handler=_cost)
 
 

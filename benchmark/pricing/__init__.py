@@ -15,5 +15,6 @@ figures -> the answer (the `cost` verb) and the report's first section. Nothing 
     shortlist.py  `cost --models`: the names typed, resolved to models, each counted or said why not
     answer.py     the `cost` verb's answer as data, for one language or several
     answer_text.py  that answer as text
+    answer_json.py  that answer as JSON (`cost --json`; the schema is in docs/usage.md)
     own_cost.py   the `cost --file` answer: a user's files counted (measure/own_text.py), priced, fitted
 """

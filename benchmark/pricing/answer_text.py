@@ -156,6 +156,12 @@ def render_text(answer: Answer) -> str:
 
 
 def answer_for(text: str, results_path: Path, *, prices: Path | None = None,
-               models: Sequence[str] | None = None) -> str:
-    """`answer_data` (the languages typed, codes or names, comma-separated), as the text `cost` prints."""
-    return render_text(answer_data(text, results_path, prices=prices, models=models))
+               models: Sequence[str] | None = None, as_json: bool = False) -> str:
+    """`answer_data` (the languages typed, codes or names, comma-separated), as the text `cost` prints,
+    or with `as_json` as its JSON document (answer_json.py)."""
+    answer = answer_data(text, results_path, prices=prices, models=models)
+    if as_json:
+        from benchmark.pricing.answer_json import render_json
+
+        return render_json(answer)
+    return render_text(answer)
