@@ -18,8 +18,10 @@ Training choices (recorded in each tokenizer's settings):
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -68,26 +70,44 @@ class SentencePieceAdapter(Adapter):
         self.fingerprint = sha256_hex(model_proto)
         self.train_seconds = train_seconds
         self.unk_id = self.processor.unk_id()
-        self.byte_fallback_ids = frozenset(i for i in range(self.vocab_size) if self.processor.IsByte(i))
         # EncodeAsIds takes no per-call options: no BOS/EOS unless set on the processor (never here).
         self._encode = self.processor.EncodeAsIds
-        processor = self.processor
-        self._pieces = [processor.IdToPiece(i) for i in range(self.vocab_size)]
-        self._no_text_ids = frozenset(i for i in range(self.vocab_size)
-                                      if processor.IsControl(i) or processor.IsUnknown(i) or processor.IsUnused(i))
-        # A piece that is only the space marker stands for a space, or for the dummy prefix (no text).
-        self._marker_ids = frozenset(i for i, piece in enumerate(self._pieces) if piece == "\u2581")
-        self.partial_char_ids = frozenset(i for i in self.byte_fallback_ids if int(self._pieces[i][3:5], 16) >= 0x80)
-        self.dummy_prefix = adds_dummy_prefix(model_proto)
+        summary = model_summary(model_proto)  # one pass over the model's fields, not one per question
+        self.dummy_prefix = summary.dummy_prefix
         self.settings = {
             "library": f"sentencepiece {spm.__version__}",
-            "normalizer": _normalizer_of(model_proto),
+            "normalizer": summary.normalizer,
             "pre_tokenizer": "whitespace as ▁, " + ("dummy prefix" if self.dummy_prefix else "no dummy prefix"),
-            "model": _model_type_of(model_proto),
+            "model": summary.model_type,
             "decoder": "pieces joined, ▁ -> space",
-            "byte_fallback": bool(self.byte_fallback_ids),
+            "byte_fallback": summary.has_byte_pieces,
             **settings,
         }
+
+    # The tables over every piece are built when first asked (a piece at a time through the library:
+    # 0.3-0.9 s for Gemma 4's 262,144 on this VM), so counting alone (`cost --file`) builds none.
+    @functools.cached_property
+    def byte_fallback_ids(self) -> frozenset[int]:
+        return frozenset(i for i in range(self.vocab_size) if self.processor.IsByte(i))
+
+    @functools.cached_property
+    def _pieces(self) -> list[str]:
+        return [self.processor.IdToPiece(i) for i in range(self.vocab_size)]
+
+    @functools.cached_property
+    def _no_text_ids(self) -> frozenset[int]:
+        processor = self.processor
+        return frozenset(i for i in range(self.vocab_size)
+                         if processor.IsControl(i) or processor.IsUnknown(i) or processor.IsUnused(i))
+
+    @functools.cached_property
+    def _marker_ids(self) -> frozenset[int]:
+        """A piece that is only the space marker stands for a space, or for the dummy prefix (no text)."""
+        return frozenset(i for i, piece in enumerate(self._pieces) if piece == "\u2581")
+
+    @functools.cached_property
+    def partial_char_ids(self) -> frozenset[int]:
+        return frozenset(i for i in self.byte_fallback_ids if int(self._pieces[i][3:5], 16) >= 0x80)
 
     def encode(self, text: str) -> list[int]:
         return self._encode(text)
@@ -156,9 +176,7 @@ class SentencePieceAdapter(Adapter):
 def adds_dummy_prefix(model_proto: bytes) -> bool:
     """Whether encoding puts a ▁ before the text (NormalizerSpec field 3, add_dummy_prefix; true
     when unset, as in sentencepiece_model.proto)."""
-    spec = _protobuf_first(model_proto, 3)
-    value = _protobuf_first(spec, 3) if isinstance(spec, bytes) else None
-    return value != 0
+    return model_summary(model_proto).dummy_prefix
 
 
 def vendor_sentencepiece(file: PinnedFile, *, id: str, family: str, vocabulary: str, vendor: str,
@@ -183,37 +201,86 @@ def vendor_sentencepiece(file: PinnedFile, *, id: str, family: str, vocabulary: 
     return adapter
 
 
-def _normalizer_of(model_proto: bytes) -> str:
-    """The normalisation rule name stored in the model (a user's model may use another).
-
-    Read straight from the protobuf wire format (ModelProto field 3 = normalizer_spec, whose
-    field 1 = name), because sentencepiece's own reader needs the protobuf package."""
-    spec = _protobuf_first(model_proto, 3)
-    name = _protobuf_first(spec, 1) if isinstance(spec, bytes) else None
-    return name.decode("utf-8", "replace") if isinstance(name, bytes) and name else "unknown"
-
-
 _MODEL_TYPES = {1: "unigram", 2: "BPE", 3: "word", 4: "char"}  # sentencepiece_model.proto, TrainerSpec.ModelType
+USER_DEFINED, BYTE = 4, 6  # sentencepiece_model.proto, ModelProto.SentencePiece.Type
+# A piece's type is its field 3, a varint: tag 0x18, then the type (one byte). A piece holding neither
+# byte pair cannot be of that type, so only the few that do are parsed (a C-level search first).
+_TYPE_FIELD = {USER_DEFINED: b"\x18\x04", BYTE: b"\x18\x06"}
 
 
-def _model_type_of(model_proto: bytes) -> str:
-    """The algorithm (ModelProto field 2 = trainer_spec, its field 3 = model_type; unigram if unset)."""
-    spec = _protobuf_first(model_proto, 2)
-    model_type = _protobuf_first(spec, 3) if isinstance(spec, bytes) else None
-    return _MODEL_TYPES.get(model_type if isinstance(model_type, int) else 1, "unknown")
+@dataclass(frozen=True)
+class ModelSummary:
+    """What the settings say of a SentencePiece model, read in one pass over its protobuf fields
+    (straight from the wire format: sentencepiece's own reader needs the protobuf package)."""
+
+    normalizer: str  # ModelProto field 3 = normalizer_spec, its field 1 = name
+    model_type: str  # field 2 = trainer_spec, its field 3 = model_type (unigram if unset)
+    dummy_prefix: bool  # normalizer_spec field 3 = add_dummy_prefix (true if unset)
+    user_defined: tuple[str, ...]  # field 1 = pieces, each with field 1 = piece and field 3 = type
+    has_byte_pieces: bool  # a piece of type BYTE (<0x00>...): byte fallback
+
+
+def _piece_of_type(piece: bytes, wanted: int) -> bytes | None:
+    """The piece's text if its type (field 3) is `wanted`, else None (field 1 is its text)."""
+    fields = dict((n, v) for n, v in _protobuf_fields(piece) if n in (1, 3))
+    return fields[1] if fields.get(3) == wanted and isinstance(fields.get(1), bytes) else None
+
+
+_UNSET = object()
+
+
+@functools.lru_cache(maxsize=2)  # a vendor's model is read by vendor_sentencepiece, then the adapter
+def model_summary(model_proto: bytes) -> ModelSummary:
+    # subtle: _protobuf_fields' walk, inlined: this loop runs once per piece (262,144 in Gemma 4), and a
+    # piece is looked into only when it holds its type's tag and value (bytes.find, no copy).
+    data, pos, end = model_proto, 0, len(model_proto)
+    first = {2: _UNSET, 3: _UNSET}  # trainer_spec, normalizer_spec: the first field of each number
+    user_defined, has_bytes = [], False
+    try:
+        while pos < end:
+            tag = data[pos]
+            tag, pos = (tag, pos + 1) if tag < 0x80 else _varint(data, pos)
+            number, wire_type = tag >> 3, tag & 7
+            if wire_type == 2:
+                length = data[pos]
+                length, pos = (length, pos + 1) if length < 0x80 else _varint(data, pos)
+                stop = pos + length
+                if number == 1:
+                    if data.find(_TYPE_FIELD[USER_DEFINED], pos, stop) >= 0:
+                        found = _piece_of_type(data[pos:stop], USER_DEFINED)
+                        if found is not None:
+                            user_defined.append(found.decode("utf-8", "replace"))
+                    if not has_bytes and data.find(_TYPE_FIELD[BYTE], pos, stop) >= 0:
+                        has_bytes = _piece_of_type(data[pos:stop], BYTE) is not None
+                elif first.get(number, None) is _UNSET:
+                    first[number] = data[pos:stop]
+                pos = stop
+            elif wire_type == 0:
+                value, pos = _varint(data, pos)
+                if first.get(number, None) is _UNSET:
+                    first[number] = value
+            elif wire_type in (1, 5):
+                pos += 8 if wire_type == 1 else 4
+                if first.get(number, None) is _UNSET:
+                    first[number] = None
+            else:
+                break
+    except IndexError:
+        pass
+    trainer, normalizer = first[2], first[3]
+    name = _protobuf_first(normalizer, 1) if isinstance(normalizer, bytes) else None
+    model_type = _protobuf_first(trainer, 3) if isinstance(trainer, bytes) else None
+    dummy = _protobuf_first(normalizer, 3) if isinstance(normalizer, bytes) else None
+    return ModelSummary(
+        normalizer=name.decode("utf-8", "replace") if isinstance(name, bytes) and name else "unknown",
+        model_type=_MODEL_TYPES.get(model_type if isinstance(model_type, int) else 1, "unknown"),
+        dummy_prefix=dummy != 0, user_defined=tuple(user_defined), has_byte_pieces=has_bytes)
 
 
 def user_defined_pieces(model_proto: bytes) -> tuple[str, ...]:
     """The model's USER_DEFINED pieces: sentencepiece matches them inside any text (no switch turns
-    that off), so they are the exception to 'no special tokens'. ModelProto field 1 = pieces, each
-    with field 1 = piece and field 3 = type (4 = USER_DEFINED)."""
-    found = []
-    for number, value in _protobuf_fields(model_proto):
-        if number == 1 and isinstance(value, bytes):
-            fields = dict((n, v) for n, v in _protobuf_fields(value) if n in (1, 3))
-            if fields.get(3) == 4 and isinstance(fields.get(1), bytes):
-                found.append(fields[1].decode("utf-8", "replace"))
-    return tuple(found)
+    that off), so they are the exception to 'no special tokens'."""
+    return model_summary(model_proto).user_defined
 
 
 def _protobuf_first(data: bytes, wanted: int) -> bytes | int | None:
@@ -221,23 +288,29 @@ def _protobuf_first(data: bytes, wanted: int) -> bytes | int | None:
     return next((value for number, value in _protobuf_fields(data) if number == wanted), None)
 
 
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    """The varint at `pos` and the position after it (IndexError past the end)."""
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        value |= (byte & 0x7F) << shift
+        pos += 1
+        shift += 7
+        if byte < 0x80:
+            return value, pos
+
+
 def _protobuf_fields(data: bytes):
     """(field number, value) of a protobuf message, in order: bytes for length-delimited fields,
     ints for varints, None for fixed-width ones; a damaged message ends the sequence."""
     def varint(pos: int) -> tuple[int, int]:
-        value = shift = 0
-        while True:
-            byte = data[pos]
-            value |= (byte & 0x7F) << shift
-            pos += 1
-            shift += 7
-            if byte < 0x80:
-                return value, pos
+        return _varint(data, pos)
 
-    pos = 0
+    pos, end = 0, len(data)
     try:
-        while pos < len(data):
-            tag, pos = varint(pos)
+        while pos < end:
+            tag = data[pos]  # one byte in nearly every field: read inline, the loop runs per piece
+            tag, pos = (tag, pos + 1) if tag < 0x80 else varint(pos)
             number, wire_type = tag >> 3, tag & 7
             if wire_type == 0:
                 value, pos = varint(pos)
@@ -249,7 +322,8 @@ def _protobuf_fields(data: bytes):
                 pos += 4
                 yield number, None
             elif wire_type == 2:
-                length, pos = varint(pos)
+                length = data[pos]
+                length, pos = (length, pos + 1) if length < 0x80 else varint(pos)
                 yield number, data[pos : pos + length]
                 pos += length
             else:
