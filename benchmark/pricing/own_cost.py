@@ -254,15 +254,33 @@ def price_list(on: dt.date, prices: Path | None = None) -> tuple[dict[str, tuple
     return {t: tuple(names) for t, names in models.items()}, listings
 
 
+def shortlisted(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """tokenizer -> the models of a shortlist (`--models gpt-5,llama-4-maverick`) on it, in table
+    order; a name the models file does not hold, or whose tokenizer is not published, is refused
+    by models_named in one line."""
+    from benchmark.adapters.families import VENDOR_VOCABULARIES
+    from benchmark.adapters.models import models_named
+
+    chosen: dict[str, list[str]] = {}
+    for name in names:
+        for info in models_named(name):
+            if info.model not in chosen.setdefault(info.tokenizer, []):
+                chosen[info.tokenizer].append(info.model)
+    return {t: tuple(chosen[t]) for t in VENDOR_VOCABULARIES if t in chosen}
+
+
 def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None, results_path: Path | None = None,
-                    prices: Path | None = None, on: dt.date | None = None) -> str:
+                    prices: Path | None = None, models: Sequence[str] | None = None, on: dt.date | None = None) -> str:
     """`render_own_cost` for files named by a user: read (or refused) before any vocabulary loads,
-    counted on every production tokenizer, priced as on `on` (default: today, UTC)."""
+    counted on every production tokenizer (or the tokenizers of the `models` shortlist), priced as
+    on `on` (default: today, UTC)."""
     from benchmark.measure.own_text import count_own_texts, read_own_texts
     from benchmark.pricing.listings import listing_reasons
 
     texts = read_own_texts(paths)
+    chosen = shortlisted(models) if models else None
     premiums = premiums_for(language, Path(results_path)) if language is not None else None
-    models, listings = price_list(on or dt.datetime.now(dt.timezone.utc).date(), prices)
-    counts = count_own_texts(texts)
+    every, listings = price_list(on or dt.datetime.now(dt.timezone.utc).date(), prices)
+    models = chosen if chosen is not None else every
+    counts = count_own_texts(texts, list(models))
     return render_own_cost(texts, counts, models, listings, reasons=listing_reasons(), premiums=premiums)

@@ -15,6 +15,7 @@ import pytest
 from benchmark.cli.commands import cmd_cost_file
 from benchmark.cli.parser import main
 from benchmark.measure.own_text import count_own_texts, read_own_texts
+from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.formats import fmt_usd
 from benchmark.pricing.own_cost import premiums_for, price_list, render_own_cost
 from benchmark.results.rows import load_results
@@ -124,3 +125,16 @@ def test_a_fifo_in_a_subprocess_is_one_line_at_once(tmp_path):
                           text=True, timeout=60, cwd=REPO)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [f"error: {fifo}: is a FIFO (named pipe), not a text file; give a file of text"]
+
+
+def test_a_shortlist_counts_its_tokenizers_only(spanish):
+    path, _, counts = spanish
+    out = io.StringIO()
+    assert cmd_cost_file([path], models=["gpt-5", "gpt-4"], out=out) == 0
+    answer = out.getvalue()
+    assert [line.split(":")[0] for line in answer.splitlines() if line.startswith("tiktoken/")] == TOKENIZERS
+    assert "  models: gpt-4\n" in answer and "  models: gpt-5\n" in answer and "llama/" not in answer
+    n = {c.tokenizer: c.n_tokens_total for c in counts}
+    assert f"tiktoken/o200k_base: {n['tiktoken/o200k_base']:,} tokens" in answer
+    with pytest.raises(BenchmarkError, match="claude"):
+        cmd_cost_file([path], models=["claude"], out=io.StringIO())
