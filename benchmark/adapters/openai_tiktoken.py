@@ -193,20 +193,27 @@ def rank_file_fingerprint(name: str) -> str:
     return sha256_hex(read_rank_file(name))
 
 
-def load(name: str) -> Adapter:
-    """`tiktoken/<name>` from the offline rank file."""
+@lru_cache(maxsize=None)
+def _encoding(name: str):  # -> tiktoken.Encoding
+    """tiktoken's Encoding for `name`, built once a process: it is immutable, and each build parses
+    and checks the whole rank file again (a run loads cl100k_base as its yardstick too)."""
     import tiktoken
 
     from benchmark.bpe.openai_ranks import load_ranks, spec
 
     encoding_spec = spec(name)
-    fingerprint = rank_file_fingerprint(name)
-    encoding = tiktoken.Encoding(
+    return tiktoken.Encoding(
         name=name,
         pat_str=encoding_spec.pattern,
         mergeable_ranks=load_ranks(name),
         special_tokens=dict(encoding_spec.special_tokens),
     )
+
+
+def load(name: str) -> Adapter:
+    """`tiktoken/<name>` from the offline rank file."""
+    fingerprint = rank_file_fingerprint(name)
+    encoding = _encoding(name)
     adapter = TiktokenAdapter(encoding, id=f"{FAMILY.family}/{name}", family=FAMILY.family, fingerprint=fingerprint,
                               source=f"{name}, from bpe_openai/data, sha256-checked")
     adapter.recipe = Recipe(f"{__name__}:load", (name,))
