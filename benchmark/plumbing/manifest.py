@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.plumbing.fileio import atomic_write_text
+from benchmark.plumbing.fileio import atomic_write_text, mode_kind
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "tokencost-report-manifest"
@@ -101,6 +101,29 @@ def foreign_files(folder: Path, *, carried: dict[str, str] | None = None) -> lis
             continue
         foreign.append(name + ("/" if kind == "dir" else ""))
     return _without_contents(foreign)
+
+
+def listed_unchanged(folder: Path, name: str) -> bytes | None:
+    """The bytes of `name` (a path relative to `folder`) when `folder`'s manifest lists it and they
+    are what it lists (a regular file, not a link); None otherwise. What a new report may take
+    from the previous one instead of making it again (plots/reuse.py)."""
+    folder = Path(folder)
+    listed = _listed_files(folder / MANIFEST)
+    if not listed or name not in listed:
+        return None
+    path = folder / name
+    if any(part.is_symlink() for part in (path, *path.parents) if part != folder and folder in part.parents):
+        return None
+    try:
+        # not waiting: a FIFO put in a plot's place would wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if mode_kind(os.fstat(f.fileno()).st_mode) is not None:
+            return None
+        data = f.read()
+    return data if hashlib.sha256(data).hexdigest() == listed[name] else None
 
 
 def not_ours(folder: Path, names: list[str]) -> list[str]:

@@ -41,11 +41,12 @@ __all__ = ["keep_measurements", "publish_report", "write_reports"]
 
 
 def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str, ...] = True,
-                  prices: Path | None = None) -> list[Path]:
+                  prices: Path | None = None, previous: Path | None = None) -> list[Path]:
     """Write results.csv, summaries.csv, pairwise.csv, README.md, index.html and plots/*.png into
-    output_dir, and plots/*.svg when `plots` holds "svg" (True: PNG only; False or (): no plots);
-    return the paths written. `prices`: the user's prices file for the money figures (else the
-    pinned price database's)."""
+    output_dir, and plots/*.svg when `plots` holds "svg" (True: PNG only; False or (): no plots),
+    with plots/digests.json; return the paths written. `prices`: the user's prices file for the
+    money figures (else the pinned price database's). `previous`: a report folder whose plots are
+    taken where they were drawn from the same data, code and style (plots/reuse.py)."""
     from benchmark.report.pages.html import render_html
     from benchmark.report.pages.markdown import render_markdown
     from benchmark.report.tables.measurements import results_csv
@@ -60,7 +61,7 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
     if formats:
         from benchmark.report.plots.render import render_plots
 
-        rendered = render_plots(view, svg="svg" in formats)
+        rendered = render_plots(view, svg="svg" in formats, previous=previous)
     texts = {
         "results.csv": results_csv(view),
         "summaries.csv": summaries_csv(view),
@@ -80,6 +81,11 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
             path = output_dir / "plots" / f"{plot.spec.name}{suffix}"
             atomic_write_bytes(path, data)
             written.append(path)
+    if rendered:
+        from benchmark.report.plots.reuse import DIGESTS, digests_json
+
+        atomic_write_text(output_dir / DIGESTS, digests_json({plot.spec.name: plot.digest for plot in rendered}))
+        written.append(output_dir / DIGESTS)
     return written
 
 
@@ -98,7 +104,9 @@ def publish_report(results: Results, folder: Path, *, plots: bool = True, result
         else:
             shutil.copyfile(results_file, json_path)
         with status(f"writing reports to {folder}/", show_progress):
-            return [json_path, *write_reports(results, staging, plots=plots, prices=prices)]
+            # the folder's report, under the claim's lock until the swap: its unchanged plots are reused
+            return [json_path, *write_reports(results, staging, plots=plots, prices=prices,
+                                              previous=real_output(folder))]
 
     if claim is not None:
         return claim.publish(write)

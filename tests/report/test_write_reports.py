@@ -38,6 +38,7 @@ def test_every_file_is_written(rendered):
     expected = {out / name for name in ("results.csv", "summaries.csv", "results.json", "README.md", "index.html",
                                         "manifest.json")}
     expected |= {out / "plots" / f"{name}.{ext}" for name in PLOT_NAMES for ext in ("png", "svg")}
+    expected.add(out / "plots" / "digests.json")  # each plot's digest, for the next report (test_plot_reuse.py)
     assert set(written) == expected
     for path in expected:
         assert path.stat().st_size > 0, path
@@ -119,7 +120,7 @@ def test_by_default_the_plots_are_png_only_and_nothing_links_an_svg(results, ren
     first, _ = rendered
     written = write_reports(results, tmp_path)
     assert {p.relative_to(tmp_path).as_posix() for p in written if p.parent.name == "plots"} == {
-        f"plots/{name}.png" for name in PLOT_NAMES}
+        f"plots/{name}.png" for name in PLOT_NAMES} | {"plots/digests.json"}
     for name in ("README.md", "index.html"):
         assert ".svg" not in (tmp_path / name).read_text(encoding="utf-8"), name
     for name in PLOT_NAMES:  # the same PNGs as a report with SVG

@@ -13,4 +13,6 @@ SVG bytes. matplotlib and seaborn load only when a plot is drawn.
     many_languages.py    the layouts past view.MANY_LANGUAGES languages (heatmaps, bands)
     token_boundaries.py  the token-boundary PNG
     render.py            every spec drawn to PNG and SVG bytes, one plot per worker process
+    reuse.py             each plot's digest (its data, code and style), and the previous report's
+                         plots of the same digest, taken instead of drawn again
 """

@@ -204,8 +204,11 @@ def _token_boundaries_caption(spec: PlotSpec, results: ReportView) -> str:
 
 @dataclass(frozen=True)
 class RenderedPlot:
-    """One plot as written (render.py): its spec and its PNG and SVG bytes (None: no SVG asked for)."""
+    """One plot as written (render.py): its spec and its PNG and SVG bytes (None: no SVG asked for),
+    the digest of what it is drawn from (reuse.py) and whether the previous report's files gave it."""
 
     spec: PlotSpec
     png: bytes
     svg: bytes | None = None
+    digest: str | None = None
+    reused: bool = False

@@ -3,16 +3,20 @@
 `draw_plot` draws one spec and closes nothing global (figures are plain `Figure` objects), so
 plots are drawn each in a worker process, on every core (`render_plots`): the plots are
 independent, and drawing one is matplotlib's text layout and rasterising, in Python, on one core.
-The bytes are those of drawing them here (tests/report/test_write_reports.py).
+The bytes are those of drawing them here (tests/report/test_write_reports.py). A plot the previous
+report drew from the same data, code and style is taken from its files instead (reuse.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
+from pathlib import Path
 
 from benchmark.plumbing.children import die_with_parent, fork_is_safe
 from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
+from benchmark.report.plots.reuse import TIMING_PLOTS, drawn_data_json, plot_digest, previous_files
 from benchmark.report.plots.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
 
@@ -51,10 +55,16 @@ def _draw_inherited(index: int, svg: bool) -> RenderedPlot | None:
     return draw_plot(PLOTS[index], _view, svg=svg)
 
 
-def render_plots(results: ReportView, *, svg: bool = False, workers: int | None = None) -> list[RenderedPlot]:
-    """Every plot as PNG (and SVG) bytes, in reading order, drawn on `workers` processes (default:
-    every core; one draws them here)."""
-    n_workers = min(workers or _n_cores(), len(PLOTS))
+def render_plots(results: ReportView, *, svg: bool = False, workers: int | None = None,
+                 previous: Path | None = None) -> list[RenderedPlot]:
+    """Every plot as PNG (and SVG) bytes, in reading order, each with its digest (reuse.py): taken
+    from the report at `previous` where it drew the plot from the same digest, the others drawn on
+    `workers` processes (default: every core; one draws them here)."""
+    data = {timing: drawn_data_json(results, timing=timing) for timing in (False, True)}
+    digests = {spec.name: plot_digest(spec, results, drawn_data=data[spec.name in TIMING_PLOTS]) for spec in PLOTS}
+    kept = previous_files(previous, digests, svg=svg)
+    todo = [index for index, spec in enumerate(PLOTS) if spec.name not in kept]
+    n_workers = min(workers or _n_cores(), len(todo))
     if n_workers > 1 and fork_is_safe():
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -64,12 +74,19 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
         try:
             with ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork"),
                                      initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
-                drawn = list(pool.map(_draw_inherited, range(len(PLOTS)), [svg] * len(PLOTS)))
+                drawn = dict(zip(todo, pool.map(_draw_inherited, todo, [svg] * len(todo))))
         finally:
             _view = None
     else:
-        drawn = [draw_plot(spec, results, svg=svg) for spec in PLOTS]
-    return [plot for plot in drawn if plot is not None]
+        drawn = {index: draw_plot(PLOTS[index], results, svg=svg) for index in todo}
+    plots = []
+    for index, spec in enumerate(PLOTS):
+        if spec.name in kept:
+            png, svg_bytes = kept[spec.name]
+            plots.append(RenderedPlot(spec, png, svg_bytes, digests[spec.name], reused=True))
+        elif drawn[index] is not None:
+            plots.append(dataclasses.replace(drawn[index], digest=digests[spec.name]))
+    return plots
 
 
 def _n_cores() -> int:
