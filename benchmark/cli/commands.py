@@ -214,7 +214,7 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
     cache = TrainingCache(cache_root(config.cache_dir),
                           enabled=not config.retrain)
     built = build_tokenizers(ids, training, cache, families=trained_families(mixes),
-                             on_step=lambda label: print(label, file=sys.stderr))
+                             on_step=lambda label: print(terminal_text(label), file=sys.stderr))
     targets = {t.id: Path(save_dir) / (t.id.replace("/", "_") + t.file_suffix)
                for t in built if save_dir is not None and not isinstance(t, NotBuilt)}
     if targets:  # before any model is written: a file of the same name that is not ours is kept
@@ -226,7 +226,7 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
     saved = []
     for tokenizer in built:
         if isinstance(tokenizer, NotBuilt):
-            print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  {tokenizer.status}", file=out)
+            print(terminal_text(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {'':>13}  {tokenizer.status}"), file=out)
             continue
         print(f"{tokenizer.id:<28} {tokenizer.vocab_size:>10} {tokenizer.train_seconds:>13.2f}  ok", file=out)
         if tokenizer.id in targets:
@@ -236,11 +236,11 @@ def cmd_train(config, *, save_dir: Path | None = None, out: TextIO | None = None
         from benchmark.plumbing.manifest import record_saved
 
         record_saved(Path(save_dir), saved)  # what this program wrote there, so a later run may replace it
-    print(f"cache: {cache.root}", file=out)
+    print(terminal_text(f"cache: {cache.root}"), file=out)
     if save_dir is not None:
         # Where the files went, and how they are named: the id with / as _ (`--tokenizer-file` reads them).
-        example = f" ({saved[0].name}{', ...' if len(saved) > 1 else ''})" if saved else ""
-        print(f"wrote {len(saved)} model file{'' if len(saved) == 1 else 's'} to {save_dir}/{example}", file=out)
+        example = terminal_text(f"{save_dir}/" + (f" ({saved[0].name}{', ...' if len(saved) > 1 else ''})" if saved else ""))
+        print(f"wrote {len(saved)} model file{'' if len(saved) == 1 else 's'} to {example}", file=out)
     return EXIT_SOME_FAILED if any(t.status.startswith("failed") for t in built if isinstance(t, NotBuilt)) else EXIT_OK
 
 
@@ -277,22 +277,22 @@ def cmd_encode(text: str, config, *, separator: str = " | ", out: TextIO | None 
     built = dict(zip(library_ids, build_tokenizers(library_ids, training, cache, families=trained_families(mixes)))
                  ) if library_ids else {}
     built.update(from_files)
-    width = max((len(i) for i in ids), default=0)
+    width = max((len(terminal_text(i)) for i in ids), default=0)  # a file's id holds its name: ESC, U+202E...
     status = EXIT_OK
     for tokenizer_id in ids:
-        tokenizer = built[tokenizer_id]
+        tokenizer, name = built[tokenizer_id], terminal_text(tokenizer_id)
         if isinstance(tokenizer, NotBuilt):
-            print(f"{tokenizer.id:<{width}}     -  {tokenizer.status}", file=out)
+            print(f"{name:<{width}}     -  {terminal_text(tokenizer.status)}", file=out)
             status = EXIT_SOME_FAILED if tokenizer.status.startswith("failed") else status
             continue
         try:
             split = tokenizer.token_strings(text)
         except Exception as exc:  # this tokenizer cannot take this text: say so, show the others
-            print(f"{tokenizer.id:<{width}}     -  failed: {terminal_text(one_line(exc))}", file=out)
+            print(f"{name:<{width}}     -  failed: {terminal_text(one_line(exc))}", file=out)
             status = EXIT_SOME_FAILED
             continue
         shown = terminal_text(separator.join(piece.replace("\n", "\\n") for piece in split))
-        print(f"{tokenizer.id:<{width}} {len(split):>5}  {shown}", file=out)
+        print(f"{name:<{width}} {len(split):>5}  {shown}", file=out)
     return status
 
 

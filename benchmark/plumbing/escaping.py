@@ -25,20 +25,37 @@ _LINE_START = re.compile(r"^(?:[-+*>](?=[ \t]|$)|>|#{1,6}(?=[ \t]|$)|=+[ \t]*$|-
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]")
 
 
+# What a terminal obeys or what reorders the text after it, in a file a reader may `cat` or a page a
+# browser lays out: the C0 and C1 controls but tab and newline, DEL, and the bidirectional marks,
+# embeddings, overrides and isolates. Zero-width joiners and spaces stay: scripts write with them.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible_controls(text: str) -> str:
+    """`text` with its control characters and bidirectional controls shown as escapes (\\x1b,
+    \\u202e), as `terminal_text` shows them, for a Markdown or HTML page; the rest as it is.
+
+    >>> visible_controls("name\\x1b[2J\\u202eevil\\tzwnj\\u200c")
+    'name\\\\x1b[2J\\\\u202eevil\\tzwnj\\u200c'
+    """
+    return _CONTROLS.sub(lambda m: _escaped(m.group()), text)
+
+
 def _reference(char: str) -> str:
     return f"&#{ord(char)};"
 
 
 def markdown_text(text: str) -> str:
     """`text` as literal text in Markdown, whatever it holds: no element, attribute, link or
-    emphasis can come of it, and line breaks become spaces (a new line could start a block).
+    emphasis can come of it, line breaks become spaces (a new line could start a block), and
+    control characters are shown (`visible_controls`).
 
     >>> markdown_text("file/<img src=x onerror=alert(7)>.json")
     'file/&#60;img src=x onerror=alert(7)>.json'
     >>> markdown_text("tiktoken/cl100k_base")
     'tiktoken/cl100k_base'
     """
-    text = _LINE_BREAKS.sub(" ", text)
+    text = visible_controls(_LINE_BREAKS.sub(" ", text))  # the escapes' backslashes are then made literal
     text = _MARKDOWN_ACTIVE.sub(lambda m: _reference(m.group()), text)
     match = _LINE_START.match(text)  # the text may begin a line (a list item, a table cell)
     if match:

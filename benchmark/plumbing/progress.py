@@ -11,6 +11,8 @@ import sys
 from contextlib import contextmanager
 from typing import Iterator
 
+from benchmark.plumbing.escaping import terminal_text
+
 
 def progress_enabled() -> bool:
     """Bars on a terminal; quiet in CI (CI=true) or when stderr is piped."""
@@ -40,10 +42,10 @@ class _RichProgress(Progress):
         self.progress = progress
 
     def task(self, description: str, total: int | None) -> int:
-        return self.progress.add_task(description, total=total)
+        return self.progress.add_task(terminal_text(description), total=total)
 
     def update(self, task: int, description: str) -> None:
-        self.progress.update(task, description=description, refresh=True)
+        self.progress.update(task, description=terminal_text(description), refresh=True)
 
     def advance(self, task: int) -> None:
         self.progress.advance(task)
@@ -65,7 +67,8 @@ def progress_display(enabled: bool) -> Iterator[Progress]:
 
     # No refresh thread (redrawn on each update): a process with a second thread is not forked
     # for counting workers (executors.py), as a lock it holds would be inherited held.
-    with RichBars(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    # A description holds ids and names from outside: shown as text, never read as rich markup.
+    with RichBars(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=False, auto_refresh=False) as bars:
         yield _RichProgress(bars)
 
@@ -79,5 +82,5 @@ def status(message: str, enabled: bool) -> Iterator[None]:
         return
     from rich.console import Console
 
-    Console(stderr=True).print(f"{message} ...")
+    Console(stderr=True).print(f"{terminal_text(message)} ...", markup=False, highlight=False)
     yield

@@ -39,23 +39,23 @@ def room_phrase(figures: ModelFigures, reference: str) -> str:
             f"{fmt_count(figures.context_sentences)} sentences{words}")
 
 
-def _leader_line(title: str, leader: Leader | None, phrase, *, dearer: bool) -> str:
+def _leader_lines(title: str, leader: Leader | None, phrase, *, dearer: bool) -> list[str]:
     """'Cheapest overall: ...', then the models tied with it, or the next one and by how much."""
     if leader is None:
-        return f"{title}: no model with a {'price' if dearer else 'window'} for this language"
-    line = f"{title}: {phrase(leader.best)} [{leader.best.tokenizer}]"
+        return [f"{title}: no model with a {'price' if dearer else 'window'} for this language"]
+    lines = [f"{title}: {phrase(leader.best)} [{leader.best.tokenizer}]"]
     if leader.tied:
         names = ", ".join(f"{t.model} [{t.tokenizer}]" for t in leader.tied[:6])
         more = f" and {len(leader.tied) - 6} more" if len(leader.tied) > 6 else ""
-        line += f"\n  tied with {names}{more}"
+        lines.append(f"  tied with {names}{more}")
     if leader.next_best is not None and leader.lead is None:
-        line += f"\n  next: {leader.next_best.model} [{leader.next_best.tokenizer}]"
+        lines.append(f"  next: {leader.next_best.model} [{leader.next_best.tokenizer}]")
     elif leader.next_best is not None:
         value, low, high = leader.lead
         interval = "" if low == high else f" (95% CI {low:.2f}-{high:.2f})"
         how = f"{value:.2f}x the leader's cost" if dearer else f"the leader holds {value:.2f}x as much"
-        line += f"\n  next: {leader.next_best.model} [{leader.next_best.tokenizer}], {how}{interval}"
-    return line
+        lines.append(f"  next: {leader.next_best.model} [{leader.next_best.tokenizer}], {how}{interval}")
+    return lines
 
 
 def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
@@ -96,10 +96,10 @@ def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
                      "  roomiest: no window for these models in the price source" if tokenizer.figures else
                      "  roomiest: no model with a window")
         lines.append("")
-    lines.append(_leader_line("Cheapest overall", part.cheapest, lambda f: cost_phrase(f, reference_name),
-                              dearer=True))
-    lines.append(_leader_line("Roomiest overall", part.roomiest, lambda f: room_phrase(f, reference_name),
-                              dearer=False))
+    lines += _leader_lines("Cheapest overall", part.cheapest, lambda f: cost_phrase(f, reference_name),
+                           dearer=True)
+    lines += _leader_lines("Roomiest overall", part.roomiest, lambda f: room_phrase(f, reference_name),
+                           dearer=False)
     if answer.unpriced:
         lines.append("Not priced:")
         grouped: dict[str, list[str]] = {}
@@ -152,7 +152,8 @@ def render_text(answer: Answer) -> str:
         lines += _language_lines(answer, part)
     if len(answer.languages) > 1:
         lines += ["", *_comparison_lines(answer)]
-    return "\n".join(terminal_text(line) for line in "\n".join(lines).split("\n")) + "\n"
+    # Each line escaped whole: a line break inside a field (a row's status) is shown, never a line of its own.
+    return "".join(terminal_text(line) + "\n" for line in lines)
 
 
 def answer_for(text: str, results_path: Path, *, prices: Path | None = None,

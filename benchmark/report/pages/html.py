@@ -14,7 +14,7 @@ import io
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from benchmark.plumbing.escaping import csv_cell
+from benchmark.plumbing.escaping import csv_cell, visible_controls
 from benchmark.report.plots.catalogue import RenderedPlot, caption_of
 from benchmark.report.pages.decision_section import KEY as DECISION_KEY
 from benchmark.report.pages.decision_section import TITLE as DECISION_TITLE
@@ -228,7 +228,9 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
     # every browser's fonts draw: the page draws them without system fonts.
     fonts = embedded_fonts(token_examples_text(results) + beyond_system_fonts(page_text(main)))
     fonts_css = font_css(fonts, FONT_STACKS)
-    return f"""<!DOCTYPE html>
+    # html.escape leaves control characters: a name's ESC or U+202E is shown as \x1b, \u202e (the
+    # page's own text has none), never obeyed by a terminal or reordering the page around it.
+    return visible_controls(f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -241,4 +243,4 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 <script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>
 </body>
 </html>
-"""
+""")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmark.plumbing.escaping import markdown_text
+from benchmark.plumbing.escaping import markdown_text, visible_controls
 from benchmark.report.plots.catalogue import PlotSpec, caption_of
 from benchmark.report.pages.decision_section import TITLE as DECISION_TITLE
 from benchmark.report.pages.decision_section import escaped_table, leading_decision
@@ -44,7 +44,7 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool
     drawn = {info.name: info for info in plots}
     parts = ["# Token cost by language: results", "", run_summary(results), ""]
     if leading is not None:
-        parts += [f"## {DECISION_TITLE}", "", leading.intro, ""]
+        parts += [f"## {DECISION_TITLE}", "", markdown_text(leading.intro), ""]
         parts += [to_markdown(escaped_table(table)) for table in leading.tables]
     parts += ["## Findings", ""]
     parts += [f"- {sentence}" for sentence in compute_findings(results)]
@@ -72,4 +72,6 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool
     if record.corpus_checksums:
         parts += [f"- Corpus files: {len(record.corpus_checksums)} (their SHA-256 sums are in results.json)"]
     parts += [f"- Date: {record.date}", ""]
-    return "\n".join(parts)
+    # Every outside text above went through markdown_text; this keeps any that did not from putting
+    # a control character (ESC, U+202E) in a file a reader may `cat`.
+    return visible_controls("\n".join(parts))
