@@ -146,6 +146,11 @@ def build_answer(results: Results, languages: Sequence[str], book: PriceBook, *,
         models, shown, notes = book.models, list(tokenizers), book.notes
     parts = tuple(language_answer(results, code, models, book.listings, shown, notes) for code in languages)
     sources = sorted({f.listing.source for part in parts for f in part.figures})
+    if book.user_file is not None:  # named even where none of its rows gives a figure
+        mine = next((listing.source for listing in book.listings.values()
+                     if listing.source.startswith("your prices (")), None)
+        if mine is not None and mine not in sources:
+            sources.append(mine)
     missing = unpriced({t: models.get(t, ()) for t in shown}, book.listings, book.reasons)
     return Answer(results, results_name, book, parts, missing, shortlist, tuple(shown), tuple(sources))
 
@@ -187,6 +192,9 @@ def answer_data(text: str, results_path: Path, *, prices: Path | None = None,
             codes.append(code)
     book = price_book(results, prices=prices)
     tokenizers = production_tokenizers(results.rows)
+    # A tokenizer the user's prices file gives a model (their own, `file/tok.json`) is answered beside the vendors'.
+    tokenizers += [t for t in book.models if t not in tokenizers and book.models[t]
+                   and any(book.pairings.get(m, "").startswith("your prices") for m in book.models[t])]
     shortlist = None
     if models is not None:
         shortlist = resolve_shortlist(models, book, {row.tokenizer for row in results.rows},

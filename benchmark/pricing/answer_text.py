@@ -78,7 +78,7 @@ def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
         row = tokenizer.row
         if not tokenizer.ok:
             lines.append(f"{tokenizer.tokenizer}: {tokenizer.status}")
-            if answer.shortlist is not None and tokenizer.models:
+            if tokenizer.models:  # named, so a model priced on it is not dropped without a word
                 lines.append(f"  models: {_models_line(tokenizer.models)}")
             lines.append("")
             continue
