@@ -99,10 +99,8 @@ def _cost(args: argparse.Namespace) -> int:
     if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/own_cost.py)
         if args.language is not None:
             raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
-        if args.json:  # never ignored silently
-            raise BenchmarkError("--json is for a language's answer (cost hin --json), not --file's yet")
         return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices,
-                             models=args.models)
+                             models=args.models, as_json=args.json)
     if args.language is None:
         raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
     return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json)

@@ -17,4 +17,5 @@ figures -> the answer (the `cost` verb) and the report's first section. Nothing 
     answer_text.py  that answer as text
     answer_json.py  that answer as JSON (`cost --json`; the schema is in docs/usage.md)
     own_cost.py   the `cost --file` answer: a user's files counted (measure/own_text.py), priced, fitted
+    own_figures.py  its figures as data (cost, window fit, premiums); own_cost_json.py  as JSON (--json)
 """

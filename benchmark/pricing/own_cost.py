@@ -12,84 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.measure.own_text import OwnCount, OwnText
-from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.escaping import terminal_text
 from benchmark.pricing.database import Listing
+from benchmark.pricing.own_figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, model_costs,
+                                           premiums_for, price_list, shortlisted)
 from benchmark.pricing.money import unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 
 MAX_MODELS_NAMED = 8  # per tokenizer line, as the language answer; the rest are counted
-
-
-@dataclass(frozen=True)
-class Premium:
-    """A language's measured premium on one tokenizer: its tokens over the reference's, same lines."""
-
-    value: float
-    ci_low: float | None
-    ci_high: float | None
-
-
-@dataclass(frozen=True)
-class PremiumSource:
-    """Where the premiums come from: one language of one results file."""
-
-    language: str  # a code of the results
-    label: str  # "Hindi (hin_Deva)"
-    reference: str  # "English"
-    results_name: str
-    run_date: str
-    premiums: dict[str, Premium]  # tokenizer -> its premium, measured rows only
-
-
-@dataclass(frozen=True)
-class ModelCost:
-    """One model on the files: their cost at its list price and how often they fit its window."""
-
-    tokenizer: str
-    listing: Listing
-    n_tokens: int
-
-    @property
-    def usd(self) -> float | None:
-        price = self.listing.input_usd_per_mtok
-        return self.n_tokens * price / 1e6 if price is not None else None
-
-    @property
-    def fits(self) -> float | None:
-        """Window over tokens: 2.0 holds the files twice; below 1, they do not fit."""
-        window = self.listing.context_window
-        return window / self.n_tokens if window and self.n_tokens else None
-
-
-def premiums_for(language: str, results_path: Path) -> PremiumSource:
-    """The premium of `language` (a code or English name) on each tokenizer of a results file."""
-    from benchmark.corpora.languages import resolve_code_or_name
-    from benchmark.results.rows import load_results
-
-    if not results_path.exists():
-        raise BenchmarkError(f"{terminal_text(str(results_path))}: no such results file; give --results PATH")
-    results = load_results(results_path)
-    present = sorted({row.language for row in results.rows})
-    names = results.record.language_names
-    code = resolve_code_or_name(language, present, names, where=terminal_text(str(results_path)))
-    reference = results.record.settings.reference or "eng_Latn"
-    premiums = {row.tokenizer: Premium(row.premium, row.premium_ci_low, row.premium_ci_high)
-                for row in results.rows if row.language == code and row.ok and row.premium}
-    name = names.get(code)
-    return PremiumSource(code, f"{name} ({code})" if name and name != code else code, names.get(reference, reference),
-                         str(results_path), results.record.date[:10], premiums)
-
-
-def model_costs(counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
-                listings: Mapping[str, Listing]) -> list[ModelCost]:
-    """Every model with a listing, on each counted tokenizer's total tokens, in `models`' order."""
-    return [ModelCost(count.tokenizer, listings[model], count.n_tokens_total)
-            for count in counts if count.ok for model in models.get(count.tokenizer, ()) if model in listings]
 
 
 def _plain(text: str) -> str:
@@ -114,21 +47,12 @@ def _room_phrase(item: ModelCost) -> str:
             f"{_fits_phrase(item.fits)}")
 
 
-def _best(items: Sequence[ModelCost], figure, *, lowest: bool) -> tuple[ModelCost, list[ModelCost], ModelCost | None]:
-    """The best model on `figure`, the others equal to it, and the first one behind."""
-    ranked = sorted(items, key=lambda c: (figure(c) if lowest else -figure(c), c.listing.model))
-    best = ranked[0]
-    tied = [c for c in ranked[1:] if figure(c) == figure(best)]
-    behind = next((c for c in ranked[1:] if figure(c) != figure(best)), None)
-    return best, tied, behind
-
-
 def _leader_lines(title: str, items: Sequence[ModelCost], *, money: bool) -> list[str]:
     figure = (lambda c: c.usd) if money else (lambda c: c.fits)
-    scored = [c for c in items if figure(c) is not None]
-    if not scored:
+    found = best_of(items, money=money)
+    if found is None:
         return [f"{title}: no model with a {'price' if money else 'window'}"]
-    best, tied, behind = _best(scored, figure, lowest=money)
+    best, tied, behind = found
     phrase = _cost_phrase if money else _room_phrase
     lines = [f"{title}: {_plain(phrase(best))} [{best.tokenizer}]"]
     if tied:
@@ -184,8 +108,7 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
     costs = model_costs(counts, models, listings)
     sources = sorted({c.listing.source for c in costs})
     lines = [_files_line(texts),
-             "Tokens: each file counted whole, as one prompt, by each vendor's own encoder (exact: no sample, "
-             "no interval)",
+             f"Tokens: {COUNTING}",
              "Prices and windows: " + ("; ".join(sources) if sources else "none (no model of these tokenizers is "
                                        "priced)")]
     if premiums is not None:
@@ -228,59 +151,25 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
     return "\n".join(lines) + "\n"
 
 
-def price_list(on: dt.date, prices: Path | None = None) -> tuple[dict[str, tuple[str, ...]], dict[str, Listing]]:
-    """tokenizer -> its models (the models file) and model -> its listing (the database as on `on`),
-    the user's prices file winning for the models it names, as `cost LANG` reads it (book.py)."""
-    from benchmark.adapters.families import VENDOR_VOCABULARIES
-    from benchmark.adapters.models import models_of
-    from benchmark.pricing.listings import database_listings
-    from benchmark.pricing.prices_file import read_user_prices
-
-    models = {tokenizer: [m.model for m in models_of(tokenizer)] for tokenizer in VENDOR_VOCABULARIES}
-    listings = database_listings(on)
-    for model, user in (read_user_prices(prices) if prices is not None else {}).items():
-        if user.tokenizer is not None:
-            if user.tokenizer not in models:
-                raise BenchmarkError(f"{terminal_text(str(prices))}, line {user.line}: tokenizer {user.tokenizer!r} "
-                                     f"is not a production tokenizer; one of {', '.join(models)}")
-            for names in models.values():  # the user's tokenizer for it wins
-                if model in names:
-                    names.remove(model)
-            models[user.tokenizer].append(model)
-        elif not any(model in names for names in models.values()):
-            raise BenchmarkError(f"{terminal_text(str(prices))}, line {user.line}: model {model!r} is not in the "
-                                 "models file; name its tokenizer in a tokenizer column (e.g. tiktoken/o200k_base)")
-        listings[model] = user.listing
-    return {t: tuple(names) for t, names in models.items()}, listings
-
-
-def shortlisted(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """tokenizer -> the models of a shortlist (`--models gpt-5,llama-4-maverick`) on it, in table
-    order; a name the models file does not hold, or whose tokenizer is not published, is refused
-    by models_named in one line."""
-    from benchmark.adapters.families import VENDOR_VOCABULARIES
-    from benchmark.adapters.models import models_named
-
-    chosen: dict[str, list[str]] = {}
-    for name in names:
-        for info in models_named(name):
-            if info.model not in chosen.setdefault(info.tokenizer, []):
-                chosen[info.tokenizer].append(info.model)
-    return {t: tuple(chosen[t]) for t in VENDOR_VOCABULARIES if t in chosen}
-
-
 def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None, results_path: Path | None = None,
-                    prices: Path | None = None, models: Sequence[str] | None = None, on: dt.date | None = None) -> str:
-    """`render_own_cost` for files named by a user: read (or refused) before any vocabulary loads,
-    counted on every production tokenizer (or the tokenizers of the `models` shortlist), priced as
-    on `on` (default: today, UTC)."""
+                    prices: Path | None = None, models: Sequence[str] | None = None, on: dt.date | None = None,
+                    as_json: bool = False) -> str:
+    """`render_own_cost` (or with `as_json` its JSON document, own_cost_json.py) for files named by a
+    user: read (or refused) before any vocabulary loads, counted on every production tokenizer (or
+    the tokenizers of the `models` shortlist), priced as on `on` (default: today, UTC)."""
     from benchmark.measure.own_text import count_own_texts, read_own_texts
     from benchmark.pricing.listings import listing_reasons
 
     texts = read_own_texts(paths)
     chosen = shortlisted(models) if models else None
     premiums = premiums_for(language, Path(results_path)) if language is not None else None
-    every, listings = price_list(on or dt.datetime.now(dt.timezone.utc).date(), prices)
+    on = on or dt.datetime.now(dt.timezone.utc).date()
+    every, listings = price_list(on, prices)
     models = chosen if chosen is not None else every
     counts = count_own_texts(texts, list(models))
+    if as_json:
+        from benchmark.pricing.own_cost_json import render_own_cost_json
+
+        return render_own_cost_json(texts, counts, models, listings, on=on, reasons=listing_reasons(),
+                                    premiums=premiums, prices=prices)
     return render_own_cost(texts, counts, models, listings, reasons=listing_reasons(), premiums=premiums)

@@ -17,7 +17,8 @@ from benchmark.cli.parser import main
 from benchmark.measure.own_text import count_own_texts, read_own_texts
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.formats import fmt_usd
-from benchmark.pricing.own_cost import premiums_for, price_list, render_own_cost
+from benchmark.pricing.own_cost import render_own_cost
+from benchmark.pricing.own_figures import premiums_for, price_list
 from benchmark.results.rows import load_results
 from tests.support.paths import REPO
 from tests.support.vendor_code import devtest_lines
@@ -138,3 +139,37 @@ def test_a_shortlist_counts_its_tokenizers_only(spanish):
     assert f"tiktoken/o200k_base: {n['tiktoken/o200k_base']:,} tokens" in answer
     with pytest.raises(BenchmarkError, match="claude"):
         cmd_cost_file([path], models=["claude"], out=io.StringIO())
+
+
+def test_json_holds_every_figure_of_the_text(spanish, tmp_path):
+    import json
+
+    path, texts, counts = spanish
+    prices = tmp_path / "prices.csv"
+    prices.write_text("model,input_usd_per_mtok,context_window,tokenizer,provider\n"
+                      "our-own,0.0001,50000000,tiktoken/o200k_base,us\n", encoding="utf-8")
+    models, listings = price_list(ON, prices)
+    from benchmark.pricing.own_cost_json import render_own_cost_json
+
+    source = premiums_for("spa", ALL_LANGUAGES)
+    from benchmark.pricing.listings import listing_reasons
+
+    text = render_own_cost_json(texts, counts, models, listings, on=ON, premiums=source, prices=prices,
+                                reasons=listing_reasons())
+    assert text.isascii()
+    document = json.loads(text)
+    assert (document["schema"], document["version"]) == ("tokencost/cost-file", 1)
+    assert document["files"] == [{"path": str(path), "n_bytes": texts[0].n_bytes, "n_chars": texts[0].n_chars}]
+    assert document["prices"]["database"]["price_date"] == "2026-12-01" and document["prices"]["user_file"] == str(prices)
+    rows = {r.tokenizer: r for r in load_results(ALL_LANGUAGES).rows if r.language == "spa_Latn"}
+    for entry, count in zip(document["tokenizers"], counts):
+        n = count.n_tokens_total
+        assert (entry["id"], entry["n_tokens"], entry["n_tokens_per_file"]) == (count.tokenizer, n, [n])
+        assert entry["in_reference"]["n_tokens"]["value"] == pytest.approx(n / rows[count.tokenizer].premium)
+        for model in entry["models"]:
+            price = model["price"] and model["price"]["input_usd_per_mtok"]
+            assert model["usd"] == (pytest.approx(n * price / 1e6) if price is not None else None)
+            window = model["price"] and model["price"]["context_window"]
+            assert model["fits"] == (pytest.approx(window / n) if window else None)
+    assert document["cheapest"]["model"] == "our-own" and document["roomiest"]["model"] == "our-own"
+    assert document["not_priced"]["text-embedding-3-small"] == "an embedding model: not a model one writes to"
