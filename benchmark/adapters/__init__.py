@@ -2,7 +2,8 @@
 families (families.py, collected from what each module declares: table.py), the registry of
 factories and trainers (registry.py), users' files (user_files.py), the training cache (cache.py)
 and its cache-or-train loop (trained.py), the models each vendor's tokenizer serves (models.py,
-from models.csv).
+from models.csv), each vendor's flagship, the report's default shortlist (flagships.py, from
+flagships.csv).
 
 One module per outside library (openai_tiktoken.py, openai_bpe.py, google_sentencepiece.py,
 hf_tokenizers.py, hf_parity.py) and ours (inhouse.py); one per vendor, named after its owner

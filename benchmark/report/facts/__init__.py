@@ -6,6 +6,8 @@ pages below read the same figures.
                       stops improving, fewest tokens per language, speed ranking, lossy rows
     compare.py        figures that compare models: each language's range of tokens over the
                       production models (fewest, most, the spread), the training mixes, Gini summaries
+    by_language.py    the vendors' current tokenizers per language: fewest and most tokens, their
+                      order against the order over all languages, the reversals the sample tells
     decomposition.py  each language's premium split into its byte premium and the tokenizer's factor
     hangul_first.py   the Korean question: Hangul syllables first against frequency and parity BPE
     examples.py       which tokenizers and languages the token-boundary examples show, and how

@@ -2,7 +2,9 @@
 plots, and the parts only a page has.
 
     sections.py          the sections in reading order: title, intro, plots (from the catalogue), tables
-    decision_section.py  the section a report leads with: the cheapest and the roomiest model per language
+    by_language_section.py  the section a report leads with: what differs by language (vendors' order,
+                         spread, the default shortlist's cost)
+    decision_section.py  the section after it: the cheapest and the roomiest model per language
     markdown.py          README.md
     escaped.py           the results with every outside text escaped, for README.md
     html.py              index.html, one self-contained file

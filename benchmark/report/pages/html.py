@@ -16,6 +16,9 @@ from pathlib import Path
 
 from benchmark.plumbing.escaping import csv_cell, visible_controls
 from benchmark.report.plots.catalogue import RenderedPlot, caption_of
+from benchmark.report.pages.by_language_section import KEY as BY_LANGUAGE_KEY
+from benchmark.report.pages.by_language_section import TITLE as BY_LANGUAGE_TITLE
+from benchmark.report.pages.by_language_section import leading_by_language
 from benchmark.report.pages.decision_section import KEY as DECISION_KEY
 from benchmark.report.pages.decision_section import TITLE as DECISION_TITLE
 from benchmark.report.pages.decision_section import leading_decision
@@ -80,6 +83,8 @@ a.csv { font-size: 0.72rem; font-weight: 500; color: var(--accent); border: 1px 
 # fonts in the text and in the code, first in the token examples.
 FONT_STACKS = {"body": (TEXT_FONTS, "sans-serif"), "td:first-child, .tokrow .tid": (CODE_FONTS, "monospace"),
                ".toks": ("", "system-ui, sans-serif")}
+
+TALL_ROWS = 30  # a table of more rows scrolls in its own box, so the sections after it stay near
 
 # Optional: click a header to sort by that column (numbers as numbers); the page reads without it.
 SORT_SCRIPT = """
@@ -170,7 +175,12 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
     drawn = {plot.spec.name: plot for plot in plots}
     labels = {language_label(results, row.language) for row in results.rows}
     body, nav = [], []
-    leading = leading_decision(results, prices=prices)  # the decision first: which model, and why
+    differs = leading_by_language(results, prices=prices)  # first: what differs by language
+    if differs is not None:
+        nav.append(f'<a href="#{BY_LANGUAGE_KEY}">{esc(BY_LANGUAGE_TITLE)}</a>')
+        body.append(f'<h2 id="{BY_LANGUAGE_KEY}">{esc(BY_LANGUAGE_TITLE)}</h2>\n<p>{esc(differs.intro)}</p>')
+        body += [_table_html(table, languages=labels, tall=len(table.rows) > TALL_ROWS) for table in differs.tables]
+    leading = leading_decision(results, prices=prices)  # then which model, and why
     if leading is not None:
         nav.append(f'<a href="#{DECISION_KEY}">{esc(DECISION_TITLE)}</a>')
         body.append(f'<h2 id="{DECISION_KEY}">{esc(DECISION_TITLE)}</h2>\n<p>{esc(leading.intro)}</p>')

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from benchmark.plumbing.escaping import markdown_text, visible_controls
 from benchmark.report.plots.catalogue import PlotSpec, caption_of
+from benchmark.report.pages.by_language_section import TITLE as BY_LANGUAGE_TITLE
+from benchmark.report.pages.by_language_section import leading_by_language
 from benchmark.report.pages.decision_section import TITLE as DECISION_TITLE
 from benchmark.report.pages.decision_section import escaped_table, leading_decision
 from benchmark.report.pages.escaped import markdown_results
@@ -39,10 +41,14 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool
                     prices: Path | None = None) -> str:
     """The whole README.md. `plots` are the figures written under plots/ (empty: no figures), as
     PNG, and as SVG too with `svg`; `prices`: the user's prices file for the money figures."""
-    leading = leading_decision(results, prices=prices)  # the decision first: which model, and why (escaped below)
+    differs = leading_by_language(results, prices=prices)  # first: what differs by language (escaped below)
+    leading = leading_decision(results, prices=prices)  # then which model, and why
     results = ReportView.of(markdown_results(results))  # every outside text as literal text, not markup
     drawn = {info.name: info for info in plots}
     parts = ["# Token cost by language: results", "", run_summary(results), ""]
+    if differs is not None:
+        parts += [f"## {BY_LANGUAGE_TITLE}", "", markdown_text(differs.intro), ""]
+        parts += [to_markdown(escaped_table(table)) for table in differs.tables]
     if leading is not None:
         parts += [f"## {DECISION_TITLE}", "", markdown_text(leading.intro), ""]
         parts += [to_markdown(escaped_table(table)) for table in leading.tables]

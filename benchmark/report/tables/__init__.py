@@ -10,6 +10,7 @@ same figures; the figures come from facts/.
                       and characters
     decision.py       the leading section's tables: cheapest model in money, roomiest context,
                       money per tokenizer (from benchmark.pricing)
+    by_language.py    what differs by language: the vendors' order and spread, the shortlist's cost
     scripts.py        per writing system: the median premium, and its byte premium and factor
     hangul_first.py   the Korean question, one line per family and size
 """
