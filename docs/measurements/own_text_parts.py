@@ -75,6 +75,29 @@ def main(path: str, rounds: int = 3) -> None:
         print(f"{tokenizer_id:26} {medians['read']:7.3f} {medians['native']:7.3f} {medians['adapter']:8.3f} "
               f"{medians['encode']:7.3f}")
     print(f"{'total':26} {totals['read']:7.3f} {totals['native']:7.3f} {totals['adapter']:8.3f} {totals['encode']:7.3f}")
+    print_answer_parts(path)
+
+
+def print_answer_parts(path: str) -> None:
+    """The answer's other parts, once each: reading the file, the price list, rendering."""
+    import datetime as dt
+
+    from benchmark.measure.own_text import OwnCount, read_own_texts
+    from benchmark.pricing.listings import listing_reasons
+    from benchmark.pricing.own_cost import render_own_cost
+    from benchmark.pricing.own_figures import price_list
+
+    start = time.perf_counter()
+    texts = read_own_texts([path])
+    read_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    models, listings = price_list(dt.date(2026, 12, 2))
+    price_seconds = time.perf_counter() - start
+    counts = [OwnCount(t, (1000,), 0.0, 0.0) for t in models]  # rendering does not depend on the counts' values
+    start = time.perf_counter()
+    render_own_cost(texts, counts, models, listings, reasons=listing_reasons())
+    render_seconds = time.perf_counter() - start
+    print(f"read and check the file {read_seconds:.3f} s, price list {price_seconds:.3f} s, render {render_seconds:.3f} s")
 
 
 if __name__ == "__main__":
