@@ -18,5 +18,6 @@
     results_cache.py   counts kept between runs
     describe.py        the run record
     own_text.py        a user's own files read and counted (`cost --file`)
+    calibration.py     the dev totals the calibration table is fitted on (production tokenizers)
 
 Nothing heavy is imported here: submodules are imported by name where they are used."""
