@@ -2,7 +2,8 @@
 
     write_reports(results, Path("reports"))
 
-writes `results.csv`, `summaries.csv`, `pairwise.csv`, `README.md` (findings first), `index.html`
+writes `results.csv`, `summaries.csv`, `pairwise.csv`, `calibration.csv` and `calibration.json`,
+`README.md` (findings first), `index.html`
 (one self-contained page) and `plots/*.png` + `plots/*.svg` into a folder; `publish_report` puts
 them beside the run's `results.json` in the output folder, swapped in whole
 (benchmark.plumbing.publish). This package is the only place pandas, seaborn and matplotlib are
@@ -70,6 +71,8 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
     }
     if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
         texts["pairwise.csv"] = pairwise_csv(view.pairwise)
+    if view.calibration:  # a production tokenizer measured on a corpus with dev (none before format 5)
+        texts.update(calibration_files(view))
     written: list[Path] = []
     for name, content in texts.items():
         atomic_write_text(output_dir / name, content)
@@ -87,6 +90,24 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
         atomic_write_text(output_dir / DIGESTS, digests_json({plot.spec.name: plot.digest for plot in rendered}))
         written.append(output_dir / DIGESTS)
     return written
+
+
+def calibration_files(view) -> dict[str, str]:
+    """calibration.csv and calibration.json: the run's calibration table, each group named in
+    English (a language by the record, a script by its ISO 15924 name)."""
+    import dataclasses
+
+    from benchmark.corpora.languages import SCRIPT_NAMES
+    from benchmark.results.calibration import calibration_csv, calibration_json
+
+    record = view.record
+    names = {"all": "all languages", **SCRIPT_NAMES, **record.language_names}
+    sources = {tokenizer: dataclasses.asdict(entry.source) for tokenizer, entry in record.tokenizers.items()
+               if entry.source is not None}
+    return {"calibration.csv": calibration_csv(view.calibration, names),
+            "calibration.json": calibration_json(view.calibration, method=record.settings.calibration,
+                                                 date=record.date, corpus=record.settings.corpus, names=names,
+                                                 sources=sources)}
 
 
 def publish_report(results: Results, folder: Path, *, plots: bool = True, results_file: Path | None = None,

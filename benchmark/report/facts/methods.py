@@ -79,6 +79,8 @@ def methods_paragraph(results: ReportView) -> str:
             of_languages += " (every one in results.json, settings.train_languages)"
         text += (f"Trained tokenizers learn from {train_text}{of_languages} ({train_share}). "
                  f"{training_overlap(results)}")
+    if settings.calibration and results.calibration:  # how the tokens-per-character table was fitted
+        text += f"Estimates without a tokenizer: {settings.calibration}. "
     text += _mixes(results) + _words_and_fairness(results) + run_costs(results)
     if settings.quick_left_out:
         text += f"This was a --quick look; it left out {'; '.join(settings.quick_left_out)}. "

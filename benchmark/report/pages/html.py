@@ -212,6 +212,9 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
     sections_html = "\n".join(body)
     pairwise_link = (' Each language\'s ratio of token totals between two production tokenizers, with its interval: '
                      '<a href="pairwise.csv">pairwise.csv</a>.' if results.pairwise else "")
+    pairwise_link += (' Tokens per character and per byte, to estimate without a tokenizer, with their held-out '
+                      'errors: <a href="calibration.csv">calibration.csv</a>, '
+                      '<a href="calibration.json">calibration.json</a>.' if results.calibration else "")
     main = f"""<main>
 <h1>Token cost by language</h1>
 <p class="meta">{esc(run_summary(results))}</p>

@@ -69,7 +69,10 @@ def render_markdown(results: ReportView, plots: Sequence[PlotSpec], *, svg: bool
               "Every row at full precision: [results.csv](results.csv); one line per tokenizer over every language: "
               "[summaries.csv](summaries.csv); with the run record: [results.json](results.json)."
               + (" Each language's ratio of token totals between two production tokenizers, with its interval: "
-                 "[pairwise.csv](pairwise.csv)." if results.pairwise else ""), ""]
+                 "[pairwise.csv](pairwise.csv)." if results.pairwise else "")
+              + (" Tokens per character and per byte, to estimate without a tokenizer, with their held-out errors: "
+                 "[calibration.csv](calibration.csv), [calibration.json](calibration.json)."
+                 if results.calibration else ""), ""]
     parts += ["## Run record", ""]
     record = results.record
     if record.package_versions:

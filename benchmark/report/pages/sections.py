@@ -30,6 +30,7 @@ from benchmark.report.tables.measurements import (
     tokenizer_table,
     tokens_per_sentence_table,
 )
+from benchmark.report.tables.calibration import calibration_tables
 from benchmark.report.tables.hangul_first import korean_table
 from benchmark.report.view import ReportView
 
@@ -98,6 +99,13 @@ def report_sections(results: ReportView) -> list[Section]:
         sections.append(Section("words", "Words and characters",
                                 "Tokens per word, words split into several tokens, and tokens that are part of a "
                                 "character, for the production and main tokenizers.", plots_in("words"), tuple(words)))
+    calibration = calibration_tables(results)
+    if calibration:
+        sections.append(Section(
+            "calibration", "Estimating tokens without a tokenizer",
+            "What to use in place of characters / 4: each production tokenizer's tokens per character, fitted on "
+            "the dev sentences, and how far that estimate and characters / 4 miss on the devtest sentences.",
+            plots_in("calibration"), calibration))
     sections += [
         Section("speed", "Encoder speed", "Throughput on one thread, timed in turns with tiktoken's cl100k_base.",
                 plots_in("speed"), (throughput_table(results),)),

@@ -21,8 +21,8 @@ from benchmark.report.plots import compare, decomposition, hangul_first, many_la
 from benchmark.report.view import ReportView
 
 # The sections of the report, in reading order (pages/sections.py lays them out): a plot names one.
-SECTION_KEYS = ("cost", "fairness", "mixes", "trained", "words", "speed", "fidelity", "vocabulary", "examples",
-                "tokenizers")
+SECTION_KEYS = ("cost", "fairness", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
+                "examples", "tokenizers")
 
 
 @dataclass(frozen=True)
