@@ -173,3 +173,16 @@ def test_json_holds_every_figure_of_the_text(spanish, tmp_path):
             assert model["fits"] == (pytest.approx(window / n) if window else None)
     assert document["cheapest"]["model"] == "our-own" and document["roomiest"]["model"] == "our-own"
     assert document["not_priced"]["text-embedding-3-small"] == "an embedding model: not a model one writes to"
+
+
+def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
+    path = tmp_path / "notes\x1b[2J\u202e.txt"
+    path.write_text("Una frase corta.\n", encoding="utf-8")
+    other = tmp_path / "b.txt"
+    other.write_text("Otra.\n", encoding="utf-8")
+    texts = read_own_texts([path, other])
+    models, listings = price_list(ON)
+    counts = count_own_texts(texts, TOKENIZERS[:1])
+    answer = render_own_cost(texts, counts, models, listings)
+    assert "\x1b" not in answer and "\u202e" not in answer
+    assert f"/notes\\x1b[2J\\u202e.txt {counts[0].n_tokens[0]:,}; " in answer
