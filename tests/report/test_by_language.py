@@ -127,7 +127,9 @@ def test_a_language_where_a_vendor_overtakes_another_is_shown_as_such(results, s
                               1 / pairs[language, tokenizer_of[behind], tokenizer_of[ahead]].ratio_ci_low))
                 ratio = tokens[ahead][language] / tokens[behind][language]
                 if overall.index(ahead) > overall.index(behind) and ratio < 1 and high < 1:
-                    clear.append((ratio, f"{ahead} before {behind}: {ratio:.2f}x ({low:.2f}-{high:.2f})"))
+                    digits = 2 if f"{high:.2f}" != "1.00" else 3  # a bound below 1 never reads 1.00
+                    clear.append((ratio, f"{ahead} before {behind}: {ratio:.{digits}f}x ({low:.{digits}f}-"
+                                         f"{high:.{digits}f})"))
         shown = "; ".join(text for _, text in sorted(clear)[:3]) + (f"; and {len(clear) - 3} more" if len(clear) > 3
                                                                     else "")
         assert reversal_cells[label] == shown, label

@@ -25,9 +25,15 @@ def _ordinal(place: int) -> str:
     return f"{place}{'th' if 10 <= place % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
 
 
+def _digits(high: float) -> int:
+    """Three decimals where two would round a clear reversal's upper bound (< 1) up to 1.00."""
+    return 3 if round(high, 2) >= 1 else 2
+
+
 def _reversals(order: LanguageOrder) -> str:
     clear = order.clear_reversals
-    shown = "; ".join(f"{r.ahead} before {r.behind}: {fmt_interval(r.ratio, r.ratio_ci_low, r.ratio_ci_high)}"
+    shown = "; ".join(f"{r.ahead} before {r.behind}: "
+                      + fmt_interval(r.ratio, r.ratio_ci_low, r.ratio_ci_high, digits=_digits(r.ratio_ci_high))
                       .replace(" (95% CI ", " (") for r in clear[:MAX_REVERSALS_SHOWN])
     more = len(clear) - MAX_REVERSALS_SHOWN
     return shown + (f"; and {more} more" if more > 0 else "")
