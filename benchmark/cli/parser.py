@@ -103,6 +103,8 @@ def _cost(args: argparse.Namespace) -> int:
                              models=args.models, as_json=args.json)
     if args.language is None:
         raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
+    if args.file_language is not None:  # never ignored silently
+        raise BenchmarkError(f"--language names --file's language; for a language's answer: cost {args.file_language}")
     return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json)
 
 

@@ -101,6 +101,8 @@ def test_the_cli_refuses_in_one_line(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == f"error: {empty}: is empty; nothing to count"
     assert main(["cost", "hin", "--file", str(empty)]) == 2
     assert "with --file, name the files' language with --language hin" in capsys.readouterr().err
+    assert main(["cost", "hin", "--language", "ben"]) == 2
+    assert "--language names --file's language; for a language's answer: cost ben" in capsys.readouterr().err
     assert main(["cost"]) == 2
     assert "cost needs a language (cost hin) or your own files (cost --file PATH)" in capsys.readouterr().err
 
