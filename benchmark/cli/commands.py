@@ -14,13 +14,13 @@ Each returns its exit status; output to `out` (stdout), warnings and progress to
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
 from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.fileio import can_write_into, nearest_existing
 from benchmark.plumbing.escaping import terminal_text
 
 DEFAULT_OUTPUT = Path("reports")
@@ -123,13 +123,11 @@ def _check_cache_writable(cache_dir: Path | None) -> None:
     from benchmark.adapters import cache_root
 
     root = cache_root(cache_dir)
-    existing = root
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
+    existing = nearest_existing(root)
     if not existing.is_dir():
         raise BenchmarkError(f"{root}: cannot cache trained tokenizers there ({existing} is not a folder); "
                              "choose another folder with --cache-dir")
-    if not os.access(existing, os.W_OK | os.X_OK):
+    if not can_write_into(existing):
         # What the cache holds is still read; only what is trained now cannot be kept.
         print(f"warning: {existing} is not writable: a tokenizer the cache lacks is trained for this run only "
               "(--cache-dir chooses another cache)", file=sys.stderr)
@@ -301,7 +299,7 @@ def _source_line(tokenizer_id: str) -> str:
     and the models that use it (`run --models` takes their names)."""
     from benchmark.adapters.models import model_labels, models_of
     from benchmark.adapters.registry import pretrained_file
-    from benchmark.plumbing.pinned import installed_version
+    from benchmark.plumbing.pinned import NOT_INSTALLED, installed_version
 
     file = pretrained_file(tokenizer_id)
     version = installed_version(file.package)
@@ -309,7 +307,7 @@ def _source_line(tokenizer_id: str) -> str:
     used_by = (f"; models: {', '.join(model_labels(models))}" + "".join(f" ({note})" for note in
                                                                       dict.fromkeys(m.note for m in models if m.note))
                if models else "")
-    if version == "not installed":
+    if version == NOT_INSTALLED:
         return f"{file.file}, from {file.package}, which is not installed (`{file.install_hint}`){used_by}"
     return f"{file.file}, from {file.package} {version}" + (" (carried in it)" if file.carried else "") + used_by
 

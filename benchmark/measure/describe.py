@@ -8,9 +8,7 @@ tokenizer's description and the example sentence split by each.
 from __future__ import annotations
 
 import datetime as _dt
-import platform
 import subprocess
-from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Sequence
 
@@ -18,7 +16,7 @@ from benchmark.measure import cells, floor, twins
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.adapters.families import vendor_packages
-from benchmark.plumbing.pinned import SUITE_PACKAGE
+from benchmark.plumbing.pinned import SUITE_PACKAGE, installed_versions
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.measure.executors import Executor
 from benchmark.measure.counting import Examples
@@ -205,13 +203,7 @@ def _timing_settings(plan: Plan, reused: dict[str, str] | None = None,
 
 
 def package_versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            versions[name] = _metadata.version(name)
-        except _metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+    return installed_versions(PACKAGES)
 
 
 def git_commit(folder: Path = Path(__file__).resolve().parent) -> str | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe
-from benchmark.plumbing.children import die_with_parent
+from benchmark.plumbing.children import die_with_parent, usable_cores
 from benchmark.plumbing.children import fork_is_safe as _fork_is_safe  # a name the tests replace
 from benchmark.plumbing.errors import BenchmarkError, one_line
 from benchmark.measure.counting import Counts, count_texts
@@ -290,10 +290,7 @@ def _check_scheduler_security(scheduler: str) -> None:
 
 def default_workers() -> int:
     """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    return usable_cores()
 
 
 # Without --workers, a machine of this many cores or fewer counts in the main process: there a

@@ -40,6 +40,7 @@ from typing import Any, Iterable, Sequence
 
 from benchmark.adapters.families import vendor_packages
 from benchmark.plumbing.fileio import atomic_write_bytes
+from benchmark.plumbing.pinned import installed_versions
 from benchmark.plumbing.sealed import Seal
 from benchmark.results.plain import RecordError, from_plain, to_plain
 
@@ -80,16 +81,7 @@ def code_digest() -> str:
 
 @lru_cache(maxsize=1)
 def library_versions() -> dict[str, str]:
-    import importlib.metadata as metadata
-    import platform
-
-    versions = {"python": platform.python_version()}
-    for name in counting_packages():
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+    return installed_versions(counting_packages())
 
 
 def texts_digest(texts: Sequence[str]) -> str:

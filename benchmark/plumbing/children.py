@@ -11,6 +11,15 @@ import signal
 import sys
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or taskset narrows),
+    where the system says; else every core: how many workers fill the machine."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def die_with_parent(parent_pid: int, signal_number: int = signal.SIGKILL) -> None:
     """In a forked child: ask Linux to send `signal_number` when the parent dies, and leave now if it
     already has (it may die between the fork and this call). Elsewhere nothing happens."""

@@ -53,17 +53,29 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def nearest_existing(path: Path) -> Path:
+    """`path`, or the nearest folder above it that exists: where a folder that need not exist yet
+    would be made (is_dir() says whether it can be, `can_write_into` whether files can)."""
+    existing = Path(path)
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    return existing
+
+
+def can_write_into(folder: Path) -> bool:
+    """Whether this process may make files in the existing `folder` (write and search permission)."""
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
 def check_writable_folder(path: Path, option: str) -> None:
     """A one-line BenchmarkError now, before any work, unless files can be written into the
     folder `path` (which need not exist yet): not a file, no file in the way, writable."""
     path = Path(path)
-    existing = path
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
+    existing = nearest_existing(path)
     if not existing.is_dir():
         where = "is a file" if existing == path else f"cannot be made, {existing} is a file"
         raise BenchmarkError(f"{option} {path}: {where}; give a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
+    if not can_write_into(existing):
         raise BenchmarkError(f"{option} {path}: cannot write into {existing} (permission denied)")
 
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib.util
+import platform
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -103,12 +105,22 @@ def package_folder(module: str) -> Path:
     return Path(next(iter(found.submodule_search_locations)))
 
 
+NOT_INSTALLED = "not installed"
+
+
 def installed_version(package: str) -> str:
-    """The installed distribution's version, from its metadata (nothing is imported)."""
+    """The installed distribution's version, from its metadata (nothing is imported), or
+    NOT_INSTALLED: the one reader of package versions."""
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
-        return "not installed"
+        return NOT_INSTALLED
+
+
+def installed_versions(packages: Iterable[str]) -> dict[str, str]:
+    """{"python": its version, package: `installed_version`} in that order, as the run record
+    and the results cache's key name them."""
+    return {"python": platform.python_version(), **{name: installed_version(name) for name in packages}}
 
 
 @lru_cache(maxsize=1)
@@ -128,7 +140,7 @@ def _normal(name: str) -> str:
 
 def _suite_version() -> str | None:
     version = installed_version(SUITE_PACKAGE)
-    return None if version == "not installed" else version
+    return None if version == NOT_INSTALLED else version
 
 
 def _reinstall_hint(file: PinnedFile) -> str:

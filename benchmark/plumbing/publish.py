@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.plumbing.fileio import mode_kind
+from benchmark.plumbing.fileio import can_write_into, mode_kind, nearest_existing
 from benchmark.plumbing.manifest import MANIFEST, foreign_files, nested_reports, write_manifest
 
 _NEW, _OLD = "new", "old"  # the siblings' kinds: `.<name>.new-XXXXXXXX`, `.<name>.old-XXXXXXXX`
@@ -46,13 +46,11 @@ def check_output_folder(folder: Path, *, replace_foreign: bool = False, carried:
     Does not lock: `claim_output` does, and checks this again under the lock."""
     given = Path(folder)
     folder = real_output(given)
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
+    existing = nearest_existing(folder)
     if not existing.is_dir():
         what = "is a file" if existing == folder else f"cannot be made: {existing} is a file"
         raise BenchmarkError(f"{given}: {what}; the output must be a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
+    if not can_write_into(existing):
         raise BenchmarkError(f"{given}: cannot write into {existing} (permission denied)")
     cwd = Path.cwd().resolve()
     if cwd == folder or folder in cwd.parents:
@@ -60,7 +58,7 @@ def check_output_folder(folder: Path, *, replace_foreign: bool = False, carried:
             f"{given}: is the current folder or holds it, and a report replaces its folder whole; run from "
             f"outside it (e.g. `cd {folder.parent}`) and give --output {folder}")
     if existing == folder:
-        if not os.access(folder.parent, os.W_OK | os.X_OK):
+        if not can_write_into(folder.parent):
             raise BenchmarkError(f"{given}: cannot replace it, its parent {folder.parent} is not writable")
         if not replace_foreign:
             _refuse_foreign(given, folder, foreign_files(folder, carried=carried))

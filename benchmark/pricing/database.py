@@ -22,8 +22,8 @@ import datetime as dt
 import functools
 import re
 from dataclasses import dataclass
-from importlib import metadata
 
+from benchmark.plumbing import pinned
 from benchmark.plumbing.errors import BenchmarkError
 
 DATABASE = "genai-prices"
@@ -60,10 +60,8 @@ class Listing:
 
 
 def installed_version() -> str | None:
-    try:
-        return metadata.version(DATABASE)
-    except metadata.PackageNotFoundError:
-        return None
+    version = pinned.installed_version(DATABASE)
+    return None if version == pinned.NOT_INSTALLED else version
 
 
 def database_label() -> str:

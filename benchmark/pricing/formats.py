@@ -1,4 +1,5 @@
-"""How money and context read: dollars to two significant figures, capacities as whole numbers."""
+"""How money and context read: dollars to two significant figures, capacities as whole numbers; and
+a figure with its interval, as the cost verb and the report write it."""
 
 from __future__ import annotations
 
@@ -43,10 +44,14 @@ def fmt_price(listing: Listing) -> str:
     return f"{fmt_usd(listing.input_usd_per_mtok)}/M input tokens"
 
 
-def fmt_interval(value: float | None, low: float | None, high: float | None, *, digits: int = 2, unit: str = "x") -> str:
-    """'1.69x (95% CI 1.67-1.71)'; without an interval, the value alone."""
+def fmt_interval(value: float | None, low: float | None, high: float | None, *, digits: int = 2, unit: str = "x",
+                 label: str = "95% CI ", point_alone: bool = True) -> str:
+    """A figure and its interval, the one formatter of both (the cost verb's and the report's):
+    '1.69x (95% CI 1.67-1.71)'; with unit="" and label="", '1.69 (1.67-1.71)', as the report's
+    tables write it. Without an interval the value alone, and with `point_alone` also for an
+    interval of one point (the reference against itself)."""
     if value is None:
         return ""
-    if low is None or high is None or low == high:
+    if low is None or high is None or (point_alone and low == high):
         return f"{value:.{digits}f}{unit}"
-    return f"{value:.{digits}f}{unit} (95% CI {low:.{digits}f}-{high:.{digits}f})"
+    return f"{value:.{digits}f}{unit} ({label}{low:.{digits}f}-{high:.{digits}f})"

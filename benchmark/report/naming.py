@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from benchmark.pricing.formats import fmt_interval
 from benchmark.results.rows import Results
 
 # Below this share of exact round trips, a tokenizer's count is of text it changed (spaces dropped,
@@ -38,11 +39,9 @@ def fmt_ratio(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
-def fmt_ratio_interval(value: float | None, low: float | None, high: float | None) -> str:
+def fmt_ratio_interval(value: float | None, low: float | None, high: float | None, digits: int = 2) -> str:
     """"2.31 (2.20-2.43)": a ratio and its interval; the ratio alone when the interval is missing."""
-    if value is None or low is None or high is None:
-        return fmt_ratio(value)
-    return f"{value:.2f} ({low:.2f}-{high:.2f})"
+    return fmt_interval(value, low, high, digits=digits, unit="", label="", point_alone=False)
 
 
 def fmt_one_decimal(value: float | None) -> str:

@@ -14,7 +14,7 @@ import io
 import os
 from pathlib import Path
 
-from benchmark.plumbing.children import die_with_parent, fork_is_safe
+from benchmark.plumbing.children import die_with_parent, fork_is_safe, usable_cores
 from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
 from benchmark.report.plots.reuse import TIMING_PLOTS, drawn_data_json, plot_digest, previous_files
 from benchmark.report.plots.style import PNG_DPI, plot_style
@@ -64,7 +64,7 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
     digests = {spec.name: plot_digest(spec, results, drawn_data=data[spec.name in TIMING_PLOTS]) for spec in PLOTS}
     kept = previous_files(previous, digests, svg=svg)
     todo = [index for index, spec in enumerate(PLOTS) if spec.name not in kept]
-    n_workers = min(workers or _n_cores(), len(todo))
+    n_workers = min(workers or usable_cores(), len(todo))
     if n_workers > 1 and fork_is_safe():
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -87,10 +87,3 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
         elif drawn[index] is not None:
             plots.append(dataclasses.replace(drawn[index], digest=digests[spec.name]))
     return plots
-
-
-def _n_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1

@@ -17,6 +17,7 @@ from benchmark.report.naming import (
     fmt_one_decimal,
     fmt_rate_percent,
     fmt_ratio,
+    fmt_ratio_interval,
     language_label,
 )
 from benchmark.report.tables.table import Table, column_text, languages_down, measured_frame, pivot
@@ -88,14 +89,6 @@ def _against_next(results: ReportView, tokens: TokenRange) -> str:
     return f"{ratio:.3f}x {tokens.runner_up.tokenizer} ({low:.3f}-{high:.3f})"
 
 
-def _interval(value: float | None, low: float | None, high: float | None, digits: int = 3) -> str:
-    if value is None:
-        return ""
-    if low is None or high is None:
-        return f"{value:.{digits}f}"
-    return f"{value:.{digits}f} ({low:.{digits}f}-{high:.{digits}f})"
-
-
 def fairness_table(results: ReportView) -> Table:
     """The tokenizers ranked by how evenly they charge the languages for the same content."""
     index = {(row.tokenizer, row.language): row for row in results.rows}
@@ -105,8 +98,9 @@ def fairness_table(results: ReportView) -> Table:
         mark = f" {LOSSY_MARK}" if s.tokenizer in lossy else ""
         worst = (f"{s.worst_to_best:.2f}x ({language_label(results, s.worst_language)} / "
                  f"{language_label(results, s.best_language)})" if s.worst_to_best is not None else "")
-        rows.append((s.tokenizer, family_name(s.family), _interval(s.gini, s.gini_ci_low, s.gini_ci_high) + mark,
-                     worst, _interval(s.mean_premium, s.mean_premium_ci_low, s.mean_premium_ci_high, 2),
+        gini = fmt_ratio_interval(s.gini, s.gini_ci_low, s.gini_ci_high, 3)
+        rows.append((s.tokenizer, family_name(s.family), gini + mark,
+                     worst, fmt_ratio_interval(s.mean_premium, s.mean_premium_ci_low, s.mean_premium_ci_high),
                      fmt_ratio(s.renyi_efficiency)))
     return Table("fairness", "Fairness: how evenly each tokenizer charges the languages for the same content",
                  ("tokenizer", "family", "Gini (95% CI)", "most / fewest tokens", "mean premium (95% CI)",
