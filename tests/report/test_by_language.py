@@ -64,6 +64,19 @@ def test_the_shortlist_is_each_vendors_flagship_from_the_models_file_with_its_so
     assert len({f.tokenizer for f in flagships()}) == len(rows), "each vendor on a tokenizer of its own"
 
 
+def test_a_flagship_sourced_from_the_price_database_is_so_described_there():
+    """A source 'genai-prices 0.2.3: provider:entry, 'words'' quotes that entry's own description."""
+    import re
+
+    from genai_prices.data import providers
+
+    described = {f"{p.id}:{m.id}": m.description or "" for p in providers for m in p.models}
+    quoted = [re.match(r"genai-prices 0\.2\.3: (\S+?), '(.+?)'(?:;|$)", f.source) for f in flagships()]
+    assert sum(match is not None for match in quoted) >= 3  # OpenAI, Google, Mistral
+    for match in filter(None, quoted):
+        assert match[2] in described[match[1]], match[1]
+
+
 def test_each_languages_row_is_its_own_fewest_most_and_spread(results, section):
     tables, _ = section
     table = tables["by_language_order"]
@@ -163,6 +176,7 @@ def test_the_shortlists_cost_per_language_is_its_tokens_at_each_price(results, s
     assert hindi[-2] == ", ".join(sorted(costs, key=costs.get))
     assert len({row[-2] for row in table.rows}) > 1, "the shortlist's order by cost changes by language"
     assert len(table.rows) == 204
+    assert all(f"{f.vendor} {f.model} ({f.source}, read {f.read_on})" in table.note for f in flagships())
 
 
 def test_readme_and_page_lead_with_what_differs_by_language(tmp_path):

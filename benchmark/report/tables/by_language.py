@@ -71,6 +71,10 @@ def order_table(results: Results, orders: Sequence[LanguageOrder], overall: Sequ
         numeric=(False, True, True, True, False, False))
 
 
+def _sources(shortlist: Sequence[Flagship]) -> str:
+    return "; ".join(f"{f.vendor} {f.model} ({f.source}, read {f.read_on})" for f in shortlist)
+
+
 def shortlist_cost_table(results: Results, figures: Sequence[ModelFigures], shortlist: Sequence[Flagship],
                          listings: Mapping[str, Listing], languages: Sequence[str]) -> Table:
     """Languages down, the shortlist's priced flagships across: each one's cost per million
@@ -99,8 +103,8 @@ def shortlist_cost_table(results: Results, figures: Sequence[ModelFigures], shor
     return Table(
         "shortlist_cost", f"The default shortlist's cost per million {reference_name}-equivalent words", headers,
         tuple(rows),
-        note=(f"Each vendor's flagship (flagships.csv, with its source) at its list input price (US dollars per "
-              f"million input tokens, /M); a language's cost "
+        note=(f"Each vendor's flagship at its list input price (US dollars per million input tokens, /M); the "
+              f"flagships, from benchmark/adapters/flagships.csv: {_sources(shortlist)}. A language's cost "
               f"is its tokens for what {reference_name} says in a million words, so a row shows what its "
               f"tokenization adds to each price.{same} Prices: {'; '.join(sources)}."),
         numeric=(False, *(True,) * len(priced), False, True))
