@@ -108,16 +108,17 @@ def test_an_edited_digests_file_reuses_nothing(copied, results, drawn):
     assert listed_unchanged(copied, "plots") is None  # a folder is not a listed file
 
 
-def _rerun(results: ReportView, *, timing_changed: bool) -> ReportView:
+def _rerun(results: ReportView, *, timing_changed: bool, trained_again: bool = True) -> ReportView:
     """The same counts as another run of them gives: another date, machine, phases, counting and
-    suite, and when `timing_changed` the timing measured again (speeds and seconds 1.5 times, more
-    repeats)."""
+    suite, and when `timing_changed` the timing measured again (speeds 1.5 times, more repeats; the
+    training seconds too when `trained_again`)."""
     factor = 1.5 if timing_changed else 1.0
 
-    def scaled(value):
-        return None if value is None else value * factor
+    def scaled(value, name="throughput_mb_s"):
+        kept = name == "train_seconds" and not trained_again
+        return None if value is None else value * (1.0 if kept else factor)
 
-    rows = tuple(dataclasses.replace(row, **{name: scaled(getattr(row, name)) for name in reuse.TIMING_FIELDS})
+    rows = tuple(dataclasses.replace(row, **{name: scaled(getattr(row, name), name) for name in reuse.TIMING_FIELDS})
                  for row in results.rows)
     record = results.record
     settings = dataclasses.replace(
@@ -125,8 +126,10 @@ def _rerun(results: ReportView, *, timing_changed: bool) -> ReportView:
         suite=record.settings.suite and dataclasses.replace(record.settings.suite, git_commit="0" * 40))
     if timing_changed:
         timing = dataclasses.replace(settings.timing, repeats=(settings.timing.repeats or 0) + 7)
-        settings = dataclasses.replace(settings, timing=timing, train_seconds="another clock")
-    tokenizers = {tid: dataclasses.replace(entry, train_seconds=scaled(entry.train_seconds))
+        settings = dataclasses.replace(settings, timing=timing)
+        if trained_again:
+            settings = dataclasses.replace(settings, train_seconds="another clock")
+    tokenizers = {tid: dataclasses.replace(entry, train_seconds=scaled(entry.train_seconds, "train_seconds"))
                   for tid, entry in record.tokenizers.items()}
     record = dataclasses.replace(
         record, date="2031-01-01T00:00:00+00:00", settings=settings, tokenizers=tokenizers,
@@ -140,6 +143,8 @@ def test_what_a_plot_does_not_draw_leaves_its_digest_as_it_was(results):
     changed = {name for name in before if before[name] != after[name]}
     assert changed == set(reuse.TIMING_PLOTS)
     assert _digests_of(_rerun(results, timing_changed=False)) == before  # the timing the same: only what no plot draws changed
+    cached = _digests_of(_rerun(results, timing_changed=True, trained_again=False))  # the models from the cache
+    assert {name for name in before if before[name] != cached[name]} == {"throughput"}
 
 
 def test_what_a_plot_draws_changes_its_digest(results):
@@ -155,16 +160,16 @@ def test_what_a_plot_draws_changes_its_digest(results):
 
 
 def test_what_the_digest_leaves_out_does_not_change_a_plot(rendered, results):
-    # The digest leaves out the record's run context and, for most plots, the timing: drawing a rerun
-    # that changed exactly those must give the same bytes, or a reused plot would be stale.
+    # The digest leaves out the record's run context and, for every plot but throughput, the timing
+    # settings and speeds: drawing a rerun that changed exactly those (the models from the cache,
+    # their training seconds as before) must give the same bytes, or a reused plot would be stale.
     out, _ = rendered
-    plots = render_module.render_plots(_rerun(results, timing_changed=True), svg=True, workers=2)
-    compared = [plot.spec.name for plot in plots if plot.spec.name not in reuse.TIMING_PLOTS]
-    assert len(compared) == len(PLOT_NAMES) - len(reuse.TIMING_PLOTS)
+    plots = render_module.render_plots(_rerun(results, timing_changed=True, trained_again=False), svg=True, workers=2)
+    assert sorted(plot.spec.name for plot in plots) == sorted(PLOT_NAMES)
     for plot in plots:
         same = (plot.png == (out / "plots" / f"{plot.spec.name}.png").read_bytes()
                 and plot.svg == (out / "plots" / f"{plot.spec.name}.svg").read_bytes())
-        assert same == (plot.spec.name not in reuse.TIMING_PLOTS), plot.spec.name
+        assert same == (plot.spec.name != "throughput"), plot.spec.name
 
 
 def test_a_plot_code_digest_covers_the_modules_it_imports():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from benchmark.plumbing.children import die_with_parent, fork_is_safe, usable_cores
 from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
-from benchmark.report.plots.reuse import TIMING_PLOTS, drawn_data_json, plot_digest, previous_files
+from benchmark.report.plots.reuse import drawn_data_json, plot_digest, previous_files, timing_drawn
 from benchmark.report.plots.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
 
@@ -60,8 +60,8 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
     """Every plot as PNG (and SVG) bytes, in reading order, each with its digest (reuse.py): taken
     from the report at `previous` where it drew the plot from the same digest, the others drawn on
     `workers` processes (default: every core; one draws them here)."""
-    data = {timing: drawn_data_json(results, timing=timing) for timing in (False, True)}
-    digests = {spec.name: plot_digest(spec, results, drawn_data=data[spec.name in TIMING_PLOTS]) for spec in PLOTS}
+    data = {timing: drawn_data_json(results, timing=timing) for timing in {timing_drawn(spec) for spec in PLOTS}}
+    digests = {spec.name: plot_digest(spec, results, drawn_data=data[timing_drawn(spec)]) for spec in PLOTS}
     kept = previous_files(previous, digests, svg=svg)
     todo = [index for index, spec in enumerate(PLOTS) if spec.name not in kept]
     n_workers = min(workers or usable_cores(), len(todo))

@@ -6,7 +6,8 @@ on the committed results).
 A plot's digest (`plot_digest`) covers:
 - the results it is drawn from: results.json's content, less what no plot draws (when and on what
   the run was made, how long its phases took, how it counted: `NOT_DRAWN`) and, for a plot that
-  draws no timing (`TIMING_PLOTS`), the timing columns and settings, which a rerun measures again;
+  draws no timing, the timing columns and settings, which a rerun measures again (the training time
+  plot keeps the training seconds alone: a rerun with the models cached times them no more; `TIMING_PLOTS`);
 - its code: the source of its drawing functions' modules and of every module of the package they
   import, transitively, and of render.py (how a figure becomes bytes);
 - the style: matplotlib's, seaborn's, numpy's and pandas' versions, the CJK font's file and the DPI.
@@ -41,8 +42,9 @@ DIGEST_SCHEME = 1
 # Parts of the record no plot draws, which differ between two runs of the same measurements.
 NOT_DRAWN = ("date", "machine", "package_versions", "phase_seconds", "phase_peak_mb")
 NOT_DRAWN_SETTINGS = ("counting", "suite")
-# The plots that draw what timing measured; the others leave the timing columns and settings out.
-TIMING_PLOTS = ("throughput", "train_seconds")
+# The plots that draw what timing measured, and the timing columns each draws (None: every one, and
+# the timing settings); the others leave the timing columns and settings out.
+TIMING_PLOTS: dict[str, tuple[str, ...] | None] = {"throughput": None, "train_seconds": ("train_seconds",)}
 TIMING_FIELDS = tuple(f.name for f in dataclasses.fields(ResultRow) if f.metadata.get("timing"))
 
 _PACKAGE = Path(__file__).resolve().parents[2]  # benchmark/
@@ -52,9 +54,9 @@ _RENDER = "benchmark.report.plots.render"
 
 def plot_digest(spec: PlotSpec, results: ReportView, *, drawn_data: str | None = None) -> str:
     """The SHA-256 of what `spec` is drawn from for these results, its code and the style.
-    `drawn_data`: `drawn_data_json(results, timing=...)`, when the caller already has it."""
+    `drawn_data`: `drawn_data_json(results, timing=timing_drawn(spec))`, when the caller has it."""
     if drawn_data is None:
-        drawn_data = drawn_data_json(results, timing=spec.name in TIMING_PLOTS)
+        drawn_data = drawn_data_json(results, timing=timing_drawn(spec))
     code = code_digest(tuple(sorted({spec.draw.__module__,
                                       *([spec.draw_many.__module__] if spec.draw_many else [])})))
     key = {"scheme": DIGEST_SCHEME, "plot": spec.name, "code": code, "style": style_key(), "many": results.many}
@@ -64,23 +66,30 @@ def plot_digest(spec: PlotSpec, results: ReportView, *, drawn_data: str | None =
     return digest.hexdigest()
 
 
-def drawn_data_json(results: ReportView, *, timing: bool) -> str:
-    """results.json's content less what a plot does not draw (NOT_DRAWN; the timing unless `timing`),
-    as canonical JSON."""
+def timing_drawn(spec: PlotSpec) -> tuple[str, ...] | None:
+    """The timing columns `spec` draws (TIMING_PLOTS): None for every one, () for none."""
+    return TIMING_PLOTS.get(spec.name, ())
+
+
+def drawn_data_json(results: ReportView, *, timing: tuple[str, ...] | None) -> str:
+    """results.json's content less what a plot does not draw (NOT_DRAWN; the timing columns but
+    `timing`, and the timing settings, unless `timing` is None: every one), as canonical JSON."""
     document = results.to_dict()
     record = document["record"]
     for key in NOT_DRAWN:
         record.pop(key, None)
     for key in NOT_DRAWN_SETTINGS:
         record["settings"].pop(key, None)
-    if not timing:
+    if timing is not None:
         record["settings"].pop("timing", None)
-        record["settings"].pop("train_seconds", None)
-        for entry in record.get("tokenizers", {}).values():
-            entry.pop("train_seconds", None)
+        if "train_seconds" not in timing:
+            record["settings"].pop("train_seconds", None)
+            for entry in record.get("tokenizers", {}).values():
+                entry.pop("train_seconds", None)
         for row in document["rows"]:
             for name in TIMING_FIELDS:
-                row.pop(name, None)
+                if name not in timing:
+                    row.pop(name, None)
     return json.dumps(document, sort_keys=True, ensure_ascii=False, allow_nan=True)
 
 
