@@ -11,10 +11,10 @@ id -> bytes table, the bytes -> rank table) is rebuilt from them (tables.py), ne
   `shortcuts.py`.
 - Special tokens: their text in user input is ordinary text unless `allowed_special` lets it in.
 
-What this module adds: the model object, its encoder and decoder. What it leaves out: training
-(the classmethods `train`, `train_sweep`, `train_parity`, `train_parity_sweep` come from
-sweeps.py), model files (files.py), other libraries' formats (export.py), and on purpose
-normalisation (byte-level BPE needs none), truncation, BOS/EOS.
+What this module adds: the model object, its encoder and decoder, and its training constructors
+(`train`, `train_sweep`, `train_parity`, `train_parity_sweep`: classmethods here, their code in
+sweeps.py). What it leaves out: the trainers, model files (files.py), other libraries' formats
+(export.py), and on purpose normalisation (byte-level BPE needs none), truncation, BOS/EOS.
 """
 
 from __future__ import annotations
@@ -34,20 +34,27 @@ from benchmark.bpe.files import ModelContent, ModelFileError, fingerprint_of, lo
 from benchmark.bpe.openai_ranks import load_ranks, spec
 from benchmark.bpe.patterns import PATTERNS, bounded_findall, compile_pattern, findall_of, resolve_pattern
 from benchmark.bpe.shortcuts import SafeSplitter
-from benchmark.bpe.sweeps import TrainingConstructors, check_texts
+from benchmark.bpe import sweeps
+from benchmark.bpe.sweeps import check_texts
 from benchmark.bpe.tables import (MAX_SPECIAL_GAP, as_merges, as_token_id, first_byte_id, layout_special_ids,
                                   tables_from_merges, tables_from_ranks)
 
 DEFAULT_CACHE_ENTRIES = 1 << 17
 
 
-class ByteLevelBPE(TrainingConstructors):
+class ByteLevelBPE:
     """A byte-level BPE: learned merges (or OpenAI's ranks), a pattern and special tokens.
 
     >>> bpe = ByteLevelBPE.train(["low lower lowest"] * 10, vocab_size=260, pattern="gpt2")
     >>> bpe.decode(bpe.encode("lowest slow"))
     'lowest slow'
     """
+
+    # Training: one run to the largest size, its merges cut at every size (sweeps.py).
+    train = classmethod(sweeps.train)
+    train_sweep = classmethod(sweeps.train_sweep)
+    train_parity = classmethod(sweeps.train_parity)
+    train_parity_sweep = classmethod(sweeps.train_parity_sweep)
 
     def __init__(
         self,
