@@ -18,12 +18,12 @@ travel with the counting tasks, so no tokenizer segments anything.
 
 from __future__ import annotations
 
-import importlib.metadata
 from array import array
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Sequence
 
+from benchmark.plumbing.pinned import installed_version
 from benchmark.words import uax29 as words
 
 # Scripts that write no space between words: UAX #29 gives a character or a phrase there, not a word.
@@ -63,7 +63,7 @@ ALIGNMENT = ("a token belongs to a word when their UTF-8 byte spans overlap; a w
 
 
 def _version(*distributions: str) -> str:
-    return ", ".join(f"{name} {importlib.metadata.version(name)}" for name in distributions)
+    return ", ".join(f"{name} {installed_version(name)}" for name in distributions)
 
 
 @lru_cache(maxsize=1)
