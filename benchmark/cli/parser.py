@@ -208,8 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where counting runs: worker processes here, a Dask cluster, or this process "
                           "(default %(default)s; see docs/cluster.md)")
     run.add_argument("--scheduler", metavar="HOST:PORT",
-                     help="with --executor dask: the address of a running Dask scheduler (default: a local cluster "
-                          "of --workers processes)")
+                     help="with --executor dask: the address of a running Dask scheduler, tcp:// or tls:// (default: "
+                          "a local cluster of --workers processes); the run waits for its answer as long as Dask's "
+                          "connect timeout (30 s) and 60 s for a worker, then stops naming what it waited for")
     run.set_defaults(handler=_run)
 
     train = verbs.add_parser("train", help="train the trained tokenizers into the cache",

@@ -8,7 +8,8 @@
     renyi_interval.py  the Rényi efficiency's bootstrap interval
     cells.py           which tokenizer x language cells are timed, on how many sentences
     timing.py          times encoders; timing_reuse.py keeps timings for `run --reuse-timing`
-    executors.py       the counting spread over processes or a Dask cluster
+    executors.py       the counting spread over processes or a Dask cluster; dask_cluster.py
+                       reaches the cluster, every wait bounded
     isolated.py        a function run in a forked child, its memory gone with it
     peak_memory.py     peak memory of the run and its workers
     summaries.py       the per-tokenizer figures over every language (Gini, ...)

@@ -12,7 +12,7 @@ gives exactly the rows of counting everything in this process.
   find the tokenizers already built; otherwise they start fresh ("spawn") and each builds a
   tokenizer once from its recipe, keeping the last few it built.
 - `dask`: the same tasks on a `dask.distributed` cluster: `--scheduler HOST:PORT`, or a local
-  cluster of `--workers N` processes. Only the tasks travel: each holds the sentences it counts
+  cluster of `--workers N` processes (dask_cluster.py: every wait bounded, refusals in one line). Only the tasks travel: each holds the sentences it counts
   and the tokenizer's recipe (a trained model's file as bytes; a vendor's vocabulary by name, so
   every node needs this package and its dependencies installed). See docs/cluster.md.
 """
@@ -227,65 +227,43 @@ class ProcessExecutor(Executor):
 
 
 class DaskExecutor(Executor):
+    """The tasks on a Dask cluster: the scheduler at `scheduler`, or a local one (dask_cluster.py
+    connects, bounds each wait, and refuses what cannot serve in one line)."""
+
     name = "dask"
     shares_memory = False
 
     def __init__(self, n_workers: int, scheduler: str | None = None) -> None:
         try:
-            from dask.distributed import Client, LocalCluster
+            import distributed  # noqa: F401
         except ImportError:
             raise BenchmarkError("--executor dask needs dask.distributed: pip install 'tokencost-benchmark[cluster]'") from None
+        from benchmark.measure import dask_cluster
+
         self._cluster = None
         if scheduler is None:
-            # Any process of this machine can reach a port on 127.0.0.1, and a Dask scheduler runs
-            # the pickles it is sent: the local cluster speaks TLS with certificates made for it
-            # alone (Security.temporary, which needs `cryptography`), so only this run gets in.
-            secure = _has_cryptography()
-            self._cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None, host="127.0.0.1", security=secure or None,
-                                         protocol="tls://" if secure else None)
-            self._client = Client(self._cluster)
+            self._where = "the local Dask cluster"
+            self._cluster, self._client = dask_cluster.local_cluster(n_workers)
         else:
+            self._where = f"the Dask scheduler at {scheduler}"
             self.same_machine = False
-            _check_scheduler_security(scheduler)
-            try:
-                self._client = Client(scheduler, timeout=30)
-            except (OSError, TimeoutError, ValueError, TypeError) as exc:  # ValueError: an address Dask cannot parse
-                raise BenchmarkError(f"--scheduler {scheduler}: cannot reach a Dask scheduler ({one_line(exc)}); "
-                                     "give its address as tcp://HOST:PORT or tls://HOST:PORT") from None
-        self.n_workers = len(self._client.scheduler_info().get("workers", {})) or n_workers
+            self._client = dask_cluster.connect(scheduler)
+        self.n_workers = dask_cluster.n_workers(self._client) or n_workers
 
     def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
-        return _results_in_order(self._client.map(function, tasks, pure=False), on_done)
+        from benchmark.measure.dask_cluster import result_while_workers
+
+        results = []
+        for future in self._client.map(function, tasks, pure=False):
+            results.append(result_while_workers(self._client, future, self._where))
+            if on_done:
+                on_done()
+        return results
 
     def close(self) -> None:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
-
-
-def _has_cryptography() -> bool:
-    try:
-        import cryptography  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _check_scheduler_security(scheduler: str) -> None:
-    """A tls:// scheduler needs this side's certificates in Dask's configuration (or a security
-    loader); without them the connection could only fail after its timeout."""
-    import dask.config
-    from distributed.security import Security
-
-    if not scheduler.startswith("tls://") or dask.config.get("distributed.client.security-loader", None):
-        return
-    security = Security()
-    if not (security.tls_ca_file and security.tls_client_cert):
-        raise BenchmarkError(
-            f"--scheduler {scheduler}: a TLS scheduler, but Dask's configuration names no certificates for this "
-            "client; set distributed.comm.tls.ca-file, distributed.comm.tls.client.cert and .key (e.g. "
-            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE=ca.pem), see docs/cluster.md")
 
 
 def default_workers() -> int:
