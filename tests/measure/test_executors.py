@@ -7,6 +7,7 @@ scheduler started on loopback.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.measure import executors
+from benchmark.measure import run as run_module
 from benchmark.measure.executors import (
     CountTask,
     count_tasks,
@@ -44,15 +46,41 @@ def serial(config):
     return run_benchmark(plan_run(config))
 
 
-def test_worker_processes_count_exactly_what_one_process_counts(config, serial, monkeypatch):
+@pytest.fixture
+def pooled(config, monkeypatch):
+    """config without the results cache, which `serial` filled (its counts would be read back and
+    no worker would count), and the number of count tasks each pooled run shipped. quick: no
+    vocabulary check or rare entries, which the rows compared do not hold (the same rows:
+    test_quick_cuts.py)."""
+    shipped = []
+    real = run_module.count_tasks
+
+    def spy(*args, **kwargs):
+        tasks = real(*args, **kwargs)
+        shipped.append(len(tasks))
+        return tasks
+
+    monkeypatch.setattr(run_module, "count_tasks", spy)
+    return dataclasses.replace(config, results_cache=False, quick=True), shipped
+
+
+def test_worker_processes_count_exactly_what_one_process_counts(serial, pooled, monkeypatch):
+    config, shipped = pooled
     forked = run_benchmark(plan_run(config), executor=make_executor("processes", 2))
     assert forked.record.settings.counting.n_workers == 2 and forked.record.settings.counting.executor == "processes"
+    assert len(shipped) == len(serial.record.tokenizers) - n_skipped(serial)  # every tokenizer counted on the pool
     assert rows_without_timing(forked.rows) == rows_without_timing(serial.rows)
     assert any(row.ok and row.family == "bpe-balanced" for row in forked.rows)
     # Workers started fresh (no fork) build every tokenizer from its recipe: the same rows.
     monkeypatch.setattr(executors, "_fork_is_safe", lambda: False)
+    shipped.clear()
     fresh = run_benchmark(plan_run(config), executor=make_executor("processes", 2))
+    assert len(shipped) == len(serial.record.tokenizers) - n_skipped(serial)
     assert rows_without_timing(fresh.rows) == rows_without_timing(serial.rows)
+
+
+def n_skipped(results) -> int:
+    return sum(entry.status.startswith("skipped") for entry in results.record.tokenizers.values())
 
 
 def test_tasks_split_a_long_text_and_merge_back_in_order(serial):
@@ -119,11 +147,13 @@ def dask_cluster(tmp_path):
             process.wait(timeout=30)
 
 
-def test_a_dask_cluster_counts_exactly_what_one_process_counts(config, serial, dask_cluster):
+def test_a_dask_cluster_counts_exactly_what_one_process_counts(serial, pooled, dask_cluster):
     assert dask_cluster.startswith("tcp://127.0.0.1:")
+    config, shipped = pooled
     on_cluster = run_benchmark(plan_run(config), executor=make_executor("dask", scheduler=dask_cluster))
     assert on_cluster.record.settings.counting.executor == "dask"
     assert on_cluster.record.settings.counting.n_workers == 2
+    assert len(shipped) == len(serial.record.tokenizers) - n_skipped(serial)
     assert rows_without_timing(on_cluster.rows) == rows_without_timing(serial.rows)
 
 
