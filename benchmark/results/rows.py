@@ -151,6 +151,11 @@ class ResultRow:
                                  f"in {self.tokenizer}/{self.language}")
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"{f.name} is {value} in {self.tokenizer}/{self.language}")
+            if isinstance(value, float) and not 0 <= value < _MAX_COUNT:
+                # Every figure of a row is a ratio of counts, a share, a rate or seconds: none is below 0
+                # or past the counts' own bound (a doctored file's -1.5 premium, a 300-digit interval).
+                raise ValueError(f"{f.name} must be from 0 to below 2**63, got {value:.6g} "
+                                 f"in {self.tokenizer}/{self.language}")
         if self.throughput_x_tiktoken is not None and self.throughput_x_tiktoken <= 0:
             raise ValueError(f"throughput_x_tiktoken must be > 0, got {self.throughput_x_tiktoken} "
                              f"in {self.tokenizer}/{self.language}")
@@ -232,8 +237,8 @@ class TokenizerSummary:
             value = getattr(self, f.name)
             if isinstance(value, bool) or (isinstance(value, float) and not math.isfinite(value)):
                 raise ValueError(f"{f.name} is {value!r} in the {where}")
-            if isinstance(value, (int, float)) and value < 0:
-                raise ValueError(f"{f.name} must be >= 0, got {value} in the {where}")
+            if isinstance(value, (int, float)) and not 0 <= value < _MAX_COUNT:  # as a row's figures
+                raise ValueError(f"{f.name} must be from 0 to below 2**63, got {value:.6g} in the {where}")
         for name in ("gini", "worst_to_best", "mean_premium"):
             low, high = getattr(self, f"{name}_ci_low"), getattr(self, f"{name}_ci_high")
             if (low is None) != (high is None) or (low is not None and low > high):

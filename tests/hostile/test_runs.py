@@ -47,6 +47,25 @@ def test_a_tokenizer_file_named_like_mathtext_is_drawn_as_its_name(tmp_path):
     assert len(list((output / "plots").glob("*.png"))) >= 3  # every plot with the name drawn
 
 
+@pytest.mark.parametrize("where, field, value, shown", [
+    ("rows", "premium", -1.5, "-1.5"),
+    ("rows", "premium_ci_high", 1e300, "1e+300"),
+    ("rows", "tokens_per_sentence", -0.0001, "-0.0001"),
+    ("summaries", "mean_premium_ci_high", 1e300, "1e+300"),
+])
+def test_a_figure_no_run_could_make_is_refused_when_the_results_are_read(tmp_path, capsys, where, field, value, shown):
+    # Issue 38: a negative premium and 300-digit intervals were read as they were and reported.
+    raw = json.loads((DATA / "results_cost.json").read_text(encoding="utf-8"))
+    entry = next(item for item in raw[where] if item.get(field) is not None)
+    entry[field] = value
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert main(["report", "--results", str(path), "--output", str(tmp_path / "out"), "--no-plots"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{field} must be from 0 to below 2**63, got {shown}" in err, err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_count_no_run_could_make_is_refused_when_the_results_are_read(tmp_path, capsys):
     raw = json.loads((DATA / "results_fixture.json").read_text(encoding="utf-8"))
     raw["rows"][0]["n_tokens"] = 10**400
