@@ -13,7 +13,7 @@ import os
 import shutil
 
 import pytest
-from tests.support.report_fixture import PLOT_NAMES, rendered, results  # noqa: F401 (fixtures)
+from tests.support.report_fixture import PLOT_NAMES, results  # noqa: F401 (fixtures)
 
 from benchmark.plumbing.manifest import listed_unchanged, write_manifest
 from benchmark.report.plots import render as render_module

@@ -11,7 +11,7 @@ import csv
 import re
 
 import pytest
-from tests.support.report_fixture import FIXTURE, PLOT_NAMES, rendered, results  # noqa: F401 (fixtures)
+from tests.support.report_fixture import FIXTURE, PLOT_NAMES, results  # noqa: F401 (fixtures)
 
 from benchmark.report.plots import render
 from benchmark.report.plots import measurements as plots_module

@@ -1,5 +1,6 @@
 """The fixture the report tests share (tests/report/): a small real results file,
-tests/data/results_fixture.json, and the reports rendered from it once per test module.
+tests/data/results_fixture.json, as a ReportView once per test module (`results`); the reports
+rendered from it, once a session, are tests/report/conftest.py's `rendered`.
 
 The fixture holds 40 FLORES-200 sentences per language under tiktoken, bpe_openai and four trained
 families at 1024/4096/16384, with skipped tokenizers; tests/data/make_results_fixture.py built it.
@@ -7,11 +8,8 @@ families at 1024/4096/16384, with skipped tokenizers; tests/data/make_results_fi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from benchmark.report import publish_report as write_reports
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
 from tests.support.paths import DATA
@@ -26,9 +24,3 @@ PLOT_NAMES = (
 @pytest.fixture(scope="module")
 def results() -> ReportView:
     return ReportView.of(load_results(FIXTURE))
-
-
-@pytest.fixture(scope="module")
-def rendered(results, tmp_path_factory) -> tuple[Path, list[Path]]:
-    out = tmp_path_factory.mktemp("reports")
-    return out, write_reports(results, out, plots=("png", "svg"))
