@@ -67,8 +67,7 @@ def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
     lines = [f"{answer.label(part.language)}: tokens of {record.settings.corpus or 'the corpus'} "
              f"{record.settings.measure_split or ''} text against {answer.label(answer.reference)} on the same "
              f"lines, from {answer.results_name} (run of {record.date[:10]})".replace("  ", " "),
-             "Prices and windows: " + ("; ".join(sources) if sources else "none (no model of these tokenizers is "
-                                       "priced)")]
+             "Prices and windows: " + ("; ".join(sources) if sources else _why_no_prices(answer))]
     if answer.shortlist is not None:
         lines.append("Shortlist: " + ", ".join(pick.typed.strip() for pick in answer.shortlist.picks))
         lines += [f"  {pick.typed.strip()}: {pick.caveat}" for pick in answer.shortlist.picks if pick.caveat]
@@ -115,6 +114,13 @@ def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
     rule = answer.tie_rule
     lines.append(f"{rule[0].upper()}{rule[1:]}.")
     return lines
+
+
+def _why_no_prices(answer: Answer) -> str:
+    if not any(answer.book.models.values()):  # results made before format 4 record no tokenizer's models
+        return ("none (these results name no model of any tokenizer, as results made before format 4 do: run again, "
+                "or give --prices FILE with a tokenizer column)")
+    return "none (no model of these tokenizers is priced)"
 
 
 def _comparison_lines(answer: Answer) -> list[str]:

@@ -83,8 +83,22 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
             pairings[model] = f"your prices ({Path(prices).name}, line {user.line})"
             notes.pop(model, None)
         elif model not in tokenizers_of:
-            raise BenchmarkError(f"{where}: model {model!r} is not in the models file; name its tokenizer in a "
+            raise BenchmarkError(f"{where}: model {model!r} {_why_unpaired(model)}; name its tokenizer in a "
                                  "tokenizer column (e.g. tiktoken/o200k_base)")
         listings[model] = user.listing
     return PriceBook({t: tuple(n) for t, n in models.items()}, listings, listing_reasons(), Path(prices), pairings,
                      notes)
+
+
+def _why_unpaired(model: str) -> str:
+    """Why a model the results' record does not pair with a tokenizer has none: the models file may
+    list it on a tokenizer these results did not measure."""
+    from benchmark.adapters.models import all_models
+
+    listed = [info.tokenizer for info in all_models() if info.model == model]
+    if not listed:
+        return "is not in the models file (benchmark/adapters/models.csv)"
+    if not listed[0]:
+        return "has no published tokenizer (benchmark/adapters/models.csv)"
+    return (f"uses {listed[0]} (benchmark/adapters/models.csv), which these results did not measure "
+            f"(`run --tokenizers {listed[0]}` measures it)")

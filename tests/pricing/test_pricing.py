@@ -365,3 +365,29 @@ def test_the_readme_answer_for_hindi_is_what_cost_prints_on_the_committed_result
     answer = answer_for("hin", REPO / "reports" / "all-languages" / "results.json").splitlines()
     assert "Cheapest overall" in excerpt
     assert [line for line in excerpt.splitlines() if line not in answer] == []
+
+
+def test_a_listed_model_whose_tokenizer_the_results_lack_is_named_as_such(tmp_path):
+    # Issue 38: reported as "not in the models file", though models.csv lists it on google/gemma4.
+    from benchmark.results.rows import load_results
+    from tests.support.paths import DATA
+
+    results = load_results(DATA / "results_cost.json")
+    results = type(results)(rows=tuple(r for r in results.rows if r.tokenizer != "google/gemma4"),
+                            record=results.record, summaries=results.summaries, pairwise=results.pairwise)
+    results.record.tokenizers.pop("google/gemma4", None)
+    prices = write(tmp_path / "g.csv", "model,input_usd_per_mtok\ngemma-3-4b-it,0.04\n")
+    with pytest.raises(BenchmarkError, match=r"^.*g.csv, line 2: model 'gemma-3-4b-it' uses google/gemma4 "
+                                             r"\(benchmark/adapters/models.csv\), which these results did not measure"):
+        price_book(results, prices=prices)
+
+
+def test_results_that_record_no_models_say_so_instead_of_no_model_is_priced(capsys):
+    # Issue 38: a format-3 file (no models in its record) answered "no model of these tokenizers is priced".
+    from benchmark.cli.parser import main
+    from tests.support.paths import DATA
+
+    assert main(["cost", "spa", "--results", str(DATA / "results_fixture.json")]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "Prices and windows: none (these results name no model of any tokenizer, as results made before format 4 "
+        "do: run again, or give --prices FILE with a tokenizer column)")
