@@ -50,9 +50,14 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 _MAGIC = b"tokencost-results 2 "
 _MAX_ENTRY_BYTES = 256 * 1024 * 1024  # far above any entry (a language's word spans: a few MB)
 _SUFFIX = ".entry"
-# This suite's code that decides counts, vocabulary checks and word spans (relative to benchmark/).
-_CODE = ("adapters", "bpe", "words", "measure/counting.py", "measure/vocabulary.py", "results/metrics.py",
-         "measure/results_cache.py", "measure/rare_entries.py", "measure/calibration.py")
+# This suite's code that decides counts, vocabulary checks, word spans, rare entries and the
+# calibration (relative to benchmark/): every module those import, at any depth, but plumbing/
+# (errors, files, the seal: no figure) and corpora/ (the texts, whose digest is in each key);
+# tests/measure/test_results_cache_code.py derives that closure from the imports and checks it.
+_CODE = ("adapters", "bpe", "words", "results", "measure/counting.py", "measure/vocabulary.py", "measure/batches.py",
+         "measure/twins.py", "measure/renyi_interval.py", "measure/cells.py", "measure/timing.py",
+         "measure/executors.py", "measure/dask_cluster.py", "measure/results_cache.py", "measure/rare_entries.py",
+         "measure/calibration.py")
 # The engines that turn text into ids and word spans, then every package a production tokenizer's
 # file is read from (the tokenizer table's, so a new vendor's package is in the key), then the word
 # segmenters (a missing one is recorded as such).
