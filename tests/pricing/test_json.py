@@ -14,6 +14,8 @@ from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_usd, fmt_wind
 from tests.support.paths import REPO
 
 COMMITTED = REPO / "reports" / "all-languages" / "results.json"
+# the day the committed results were made, which the answer prices them at
+RUN_DATE = json.loads(COMMITTED.read_text(encoding="utf-8"))["record"]["date"][:10]
 ARGS = ["cost", "hin", "--models", "gpt-5,gemini-2.5-flash,llama-4-maverick", "--results", str(COMMITTED)]
 
 
@@ -44,10 +46,10 @@ def test_the_json_parses_in_a_stable_order_and_names_its_sources(answers):
     assert raw.isascii() and raw == printed(ARGS + ["--json"])  # deterministic, byte for byte
     assert list(document) == ["schema", "version", "results", "prices", "shortlist", "tie_rule", "languages",
                               "not_priced", "not_counted", "compared_with_reference"]
-    assert document["results"] == {"path": str(COMMITTED), "run_date": "2026-12-01", "corpus": "flores200",
+    assert document["results"] == {"path": str(COMMITTED), "run_date": RUN_DATE, "corpus": "flores200",
                                    "split": "devtest", "reference": {"code": "eng_Latn", "name": "English"}}
     database = document["prices"]["database"]
-    assert (database["name"], database["version"], database["price_date"]) == ("genai-prices", "0.2.3", "2026-12-01")
+    assert (database["name"], database["version"], database["price_date"]) == ("genai-prices", "0.2.3", RUN_DATE)
     assert document["prices"]["user_file"] is None
     assert [pick["typed"] for pick in document["shortlist"]] == ["gpt-5", "gemini-2.5-flash", "llama-4-maverick"]
     models = [m for t in document["languages"][0]["tokenizers"] for m in t["models"]]
