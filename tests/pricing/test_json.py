@@ -19,11 +19,7 @@ RUN_DATE = json.loads(COMMITTED.read_text(encoding="utf-8"))["record"]["date"][:
 ARGS = ["cost", "hin", "--models", "gpt-5,gemini-2.5-flash,llama-4-maverick", "--results", str(COMMITTED)]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def own_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-        yield
+pytestmark = pytest.mark.usefixtures("module_cache")  # tests/pricing/conftest.py
 
 
 def printed(argv: list[str]) -> str:

@@ -16,11 +16,7 @@ from tests.support.paths import REPO
 COMMITTED = REPO / "reports" / "all-languages" / "results.json"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def own_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-        yield
+pytestmark = pytest.mark.usefixtures("module_cache")  # tests/pricing/conftest.py
 
 
 @pytest.fixture(scope="module")

@@ -20,11 +20,7 @@ COMMITTED = REPO / "reports" / "all-languages" / "results.json"
 SHORTLIST = ["gpt-5", "gemini-2.5-flash", "llama-4-maverick"]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def own_cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-        yield
+pytestmark = pytest.mark.usefixtures("module_cache")  # tests/pricing/conftest.py
 
 
 @pytest.fixture(scope="module")
