@@ -146,10 +146,11 @@ class HFAdapter(Adapter):
         return encoding.ids, [to_byte[a] for a, _ in offsets], [to_byte[b] for _, b in offsets]
 
     def token_bytes(self, token_id: int) -> bytes | None:
-        if token_id in self._added_ids:
-            return None
-        piece = self.tokenizer.id_to_token(token_id)
-        if piece is None:
+        return self._piece_bytes(token_id, self.tokenizer.id_to_token(token_id))
+
+    def _piece_bytes(self, token_id: int, piece: str | None) -> bytes | None:
+        """`token_bytes` from the entry's piece, read once by the caller."""
+        if token_id in self._added_ids or piece is None:
             return None
         if token_id in self.byte_fallback_ids:
             return bytes([int(piece[3:5], 16)])
@@ -165,7 +166,13 @@ class HFAdapter(Adapter):
         piece = self.tokenizer.id_to_token(token_id)
         if self._continuation and piece is not None and piece.startswith(self._continuation):
             return None  # a continuation piece: never the start of a word, so never alone
-        return super().entry_text(token_id)
+        data = self._piece_bytes(token_id, piece)  # the piece read once, not again by token_bytes
+        if not data:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
 
     @property
     def entry_text_rule(self) -> str:

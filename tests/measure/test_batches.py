@@ -42,3 +42,17 @@ def test_sentencepiece_lines_in_one_call_are_its_ids_line_by_line():
     texts += ["", " ", "\u2581", "日本語"]
     assert encode_each(adapter, texts) == [adapter.encode(text) for text in texts]
     assert encode_each(adapter, []) == []
+
+
+def test_hf_entries_in_one_loop_are_its_ids_and_a_panic_is_still_the_adapters_error(tmp_path):
+    from benchmark.adapters import load_tokenizer_file
+    from tests.adapters.test_hf_backtracking import hf_file
+
+    adapter = PRETRAINED["deepseek/v4"]()
+    texts = [text for token_id in range(0, adapter.vocab_size, 7) if (text := adapter.entry_text(token_id)) is not None]
+    texts += ["Съешь же ещё этих мягких французских булок", "日本語の文です。", "", " ", "  \n\t x"]
+    assert encode_each(adapter, texts) == [adapter.encode(text) for text in texts]
+    panicking = load_tokenizer_file(hf_file(tmp_path / "b.json", "(?:b|b)+$"))
+    assert encode_each(panicking, ["bbb!"]) == [panicking.encode("bbb!")]
+    with pytest.raises(ValueError, match="HF tokenizers gave up"):
+        encode_each(panicking, ["bbb!", "b" * 40 + "!"])
