@@ -423,3 +423,14 @@ def test_a_tokenizer_file_or_results_file_that_is_not_a_regular_file_says_what_i
     assert f"tokenizer.json: {what}, not a tokenizer file" in _one_error(capsys)
     assert main(["report", "--results", str(path), "--output", str(tmp_path / "out")]) == 2
     assert f"tokenizer.json: {what}" in _one_error(capsys)  # a folder: "give the results file itself"
+
+
+def test_a_run_of_vendors_files_only_counts_on_both_cores_of_a_two_core_machine(tmp_path, monkeypatch):
+    from benchmark.measure import executors
+
+    monkeypatch.setattr(executors, "default_workers", lambda: 2)
+    output = tmp_path / "out"
+    assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/o200k_base",
+                 "--repeats", "1", "--no-plots", "--output", str(output)]) == 0
+    counting = json.loads((output / "results.json").read_text())["record"]["settings"]["counting"]
+    assert (counting["executor"], counting["n_workers"]) == ("processes", 2)
