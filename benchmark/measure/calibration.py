@@ -29,7 +29,7 @@ MAX_FIT_LINES = 30_000  # dev lines per tokenizer in all, shared equally by the 
 @dataclass(frozen=True)
 class FitTask:
     tokenizer: str
-    recipe: Recipe | None  # None: counted in this process
+    recipe: Recipe | None  # None: a forked worker finds it built (`share_adapters`), or counted here
     lines_by_language: tuple[tuple[str, tuple[str, ...]], ...]
 
 
@@ -74,8 +74,10 @@ def count_fit(adapter: Adapter, lines_by_language: Mapping[str, Sequence[str]]) 
 
 
 def run_fit_task(task: FitTask, adapter: Adapter | None = None) -> dict[str, int] | str:
+    from benchmark.measure.executors import adapter_of
+
     try:
-        adapter = adapter or task.recipe.build()
+        adapter = adapter or adapter_of(task)
     except Exception as exc:
         return one_line(exc)
     return count_fit(adapter, dict(task.lines_by_language))
@@ -86,6 +88,7 @@ def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]
     """tokenizer id -> language -> its tokens on the fit lines, for the production tokenizers: from
     the results cache `stored`, else counted on `executor`'s workers where a recipe can build them,
     or here (where counting runs here)."""
+    from benchmark.measure.executors import share_adapters
     from benchmark.measure.results_cache import _digest, texts_digest, tokenizer_identity
 
     wanted = [t for t in tokenizers if is_production(t.family)]
@@ -109,14 +112,16 @@ def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]
         return found
     pooled = executor.n_workers > 1 and not executor.counts_here
     by_id = {t.id: t for t in wanted}
-    tasks = [FitTask(i, by_id[i].recipe if pooled and by_id[i].recipe is not None else None,
+    shipped_ids = {i for i in todo if pooled and (executor.shares_memory or by_id[i].recipe is not None)}
+    share_adapters(by_id[i] for i in shipped_ids)  # forked workers use these, not a rebuild from the file
+    tasks = [FitTask(i, None if executor.shares_memory else by_id[i].recipe,
                      tuple((code, tuple(fitted[code])) for code in codes)) for i, codes in todo.items()]
     step = progress.task(f"calibration: {len(tasks)} production tokenizers on the fit split", total=len(tasks))
-    shipped = [task for task in tasks if task.recipe is not None]
+    shipped = [task for task in tasks if task.tokenizer in shipped_ids]
     results = dict(zip((task.tokenizer for task in shipped),
                        executor.map(run_fit_task, shipped, on_done=lambda: progress.advance(step))))
     for task in tasks:
-        if task.recipe is None:
+        if task.tokenizer not in shipped_ids:
             results[task.tokenizer] = run_fit_task(task, by_id[task.tokenizer])
             progress.advance(step)
     progress.finish(step)

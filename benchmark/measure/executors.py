@@ -69,7 +69,8 @@ def share_adapters(adapters: Iterable[Adapter]) -> None:
     _shared.update((adapter.id, adapter) for adapter in adapters)
 
 
-def _adapter_of(task: CountTask) -> Adapter:
+def adapter_of(task: CountTask) -> Adapter:
+    """The adapter a task names: inherited by a forked worker, else built from its recipe once."""
     if task.recipe is None:
         return _shared[task.tokenizer]
     key = task.recipe.key
@@ -106,7 +107,7 @@ def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str], Se
 def run_count_task(task: CountTask) -> CountResult:
     """A task's counts, in a worker or here (the adapter built once per process from its recipe)."""
     try:
-        adapter = _adapter_of(task)
+        adapter = adapter_of(task)
     except Exception as exc:
         return CountResult((), tuple((language, one_line(exc)) for language, *_ in task.slices))
     return count_slices(adapter, task.slices, check_vocabulary=task.check_vocabulary,
