@@ -179,3 +179,11 @@ def test_a_plot_code_digest_covers_the_modules_it_imports():
     assert "report/plots/token_boundaries.py" not in files
     assert reuse.code_digest(("benchmark.report.plots.compare",)) != reuse.code_digest(
         ("benchmark.report.plots.token_boundaries",))
+
+
+def test_each_module_a_plot_imports_is_parsed_once_for_every_plot():
+    reuse._imports_in.cache_clear()
+    modules = [(spec.draw.__module__,) for spec in PLOTS]
+    files = {path for module in modules for path in reuse.code_files(module)}
+    assert reuse._imports_in.cache_info().misses <= len(files)  # once per source file, not once per plot
+    assert reuse._imports_in.cache_info().hits > 0  # the plots share modules

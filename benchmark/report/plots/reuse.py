@@ -131,14 +131,19 @@ def _module_file(module: str) -> Path | None:
 
 def _imported_modules(path: Path) -> list[str]:
     """The package's modules `path` imports (`from a.b import c` names a.b and, if it is one, a.b.c)."""
+    return list(_imports_in(path.read_bytes(), str(path)))
+
+
+@lru_cache(maxsize=None)  # keyed by the source itself: the plots share most of their modules, parsed once
+def _imports_in(source: bytes, filename: str) -> tuple[str, ...]:
     found = []
-    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+    for node in ast.walk(ast.parse(source, filename=filename)):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append(node.module)
             found += [f"{node.module}.{alias.name}" for alias in node.names]
-    return [name for name in found if name.split(".")[0] == _PACKAGE_NAME]
+    return tuple(name for name in found if name.split(".")[0] == _PACKAGE_NAME)
 
 
 @lru_cache(maxsize=1)
