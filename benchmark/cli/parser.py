@@ -390,6 +390,9 @@ def _add_speed_parser(verbs) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # OpenBLAS (under numpy) starts an idle thread per extra core, and a process with another thread
+    # is not forked (plumbing/children.py): the plots would draw on one core. Its products here are small.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = build_parser().parse_args(argv)
     try:
         status = args.handler(args)

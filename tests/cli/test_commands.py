@@ -145,6 +145,17 @@ def test_a_real_subprocess(tmp_path):
     assert not list(tmp_path.iterdir())  # nothing written into the working directory
 
 
+def test_after_the_command_line_starts_numpy_leaves_the_process_forkable():
+    # Plots and counting fork workers only from a process of one thread; OpenBLAS would add one.
+    code = ("from benchmark.cli.parser import main; main(['list']); import numpy; "
+            "from benchmark.plumbing.children import fork_is_safe; print(fork_is_safe())")
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**env, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "True"
+
+
 def test_importing_the_package_stays_light():
     code = ("import sys, benchmark, benchmark.cli.parser, benchmark.measure.counting; "
             "heavy = {'pandas', 'seaborn', 'matplotlib', 'sentencepiece', 'tokenizers', 'tiktoken', 'bpe_openai', "
