@@ -187,3 +187,19 @@ def test_no_text_runs_off_a_figure(fixture):
         figures = render.make_figures(results)
         clipped = {name: found for name, fig in figures.items() if (found := _clipped_texts(fig))}
     assert not clipped, clipped
+
+
+def test_the_slowest_plot_is_drawn_first_and_the_plots_come_back_in_reading_order(results, monkeypatch):
+    drawn = []
+    real = render.draw_plot
+
+    def spy(spec, view, **options):
+        drawn.append(spec.name)
+        return real(spec, view, **options)
+
+    monkeypatch.setattr(render, "draw_plot", spy)
+    plots = render.render_plots(results, workers=1)
+    slow = [spec.name for spec in PLOTS if spec.slow_to_draw]
+    assert slow and drawn[:len(slow)] == slow  # started first, so on a pool the others fill the other core
+    assert [plot.spec.name for plot in plots] == sorted((p.spec.name for p in plots),
+                                                        key=[spec.name for spec in PLOTS].index)

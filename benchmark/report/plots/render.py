@@ -63,7 +63,8 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
     data = {timing: drawn_data_json(results, timing=timing) for timing in {timing_drawn(spec) for spec in PLOTS}}
     digests = {spec.name: plot_digest(spec, results, drawn_data=data[timing_drawn(spec)]) for spec in PLOTS}
     kept = previous_files(previous, digests, svg=svg)
-    todo = [index for index, spec in enumerate(PLOTS) if spec.name not in kept]
+    todo = sorted((index for index, spec in enumerate(PLOTS) if spec.name not in kept),
+                  key=lambda index: not PLOTS[index].slow_to_draw)  # stable: the rest in reading order
     n_workers = min(workers or usable_cores(), len(todo))
     if n_workers > 1 and fork_is_safe():
         import multiprocessing
