@@ -61,7 +61,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
         print(terminal_text(line), file=out)
     show = progress_enabled() if progress is None else progress
     try:
-        with make_executor(executor, workers, scheduler, trains=plan.trains) as counting:
+        with make_executor(executor, workers, scheduler) as counting:
             results = run_benchmark(plan, executor=counting, show_progress=show)
     except KeyboardInterrupt:
         holds = "the previous report, whole" if (output / "results.json").is_file() else "no report"

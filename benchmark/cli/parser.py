@@ -202,8 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "timed the same tokenizer, text and settings (the record says from when); default: "
                           "timed every run")
     run.add_argument("--workers", type=argtypes.positive_int, metavar="N",
-                     help="processes that train and count (default: every core; on two cores or fewer, a run that "
-                          "trains counts in the main process); timing always runs alone on one")
+                     help="processes that train and count (default: every core); timing always runs alone on one")
     run.add_argument("--executor", choices=EXECUTORS, default=EXECUTORS[0],
                      help="where counting runs: worker processes here, a Dask cluster, or this process "
                           "(default %(default)s; see docs/cluster.md)")

@@ -110,7 +110,7 @@ def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]
             todo[tokenizer.id] = missing
     if not todo:
         return found
-    pooled = executor.n_workers > 1 and not executor.counts_here
+    pooled = executor.n_workers > 1
     by_id = {t.id: t for t in wanted}
     shipped_ids = {i for i in todo if pooled and (executor.shares_memory or by_id[i].recipe is not None)}
     share_adapters(by_id[i] for i in shipped_ids)  # forked workers use these, not a rebuild from the file

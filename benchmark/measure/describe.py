@@ -103,9 +103,8 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         max_sentences=plan.max_sentences,
         encode="each sentence on its own, plain text: no BOS/EOS, no special tokens, no truncation",
         timing=_timing_settings(plan, reused_timing or None, timed_cells),
-        counting=(CountingSettings(engine=twins.describe(twinned)) if executor.counts_here  # counted here
-                  else CountingSettings(executor=executor.name, n_workers=executor.n_workers,
-                                        engine=twins.describe(twinned))),
+        counting=CountingSettings(executor=executor.name, n_workers=executor.n_workers,
+                                  engine=twins.describe(twinned)),
         train_seconds=("wall seconds of training; for bpe/* the time the single training run "
                        "to the largest size took to reach that size (merges are a prefix); "
                        "a cached model reports the seconds of the run that trained it"),

@@ -166,7 +166,6 @@ class Executor:
     n_workers = 1
     shares_memory = True  # its workers see this process's adapters (no recipe needed)
     same_machine = True  # its workers see this machine's files (the training cache)
-    counts_here = False  # True: training and words on the workers, counting in this process
 
     def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
         results = []
@@ -272,18 +271,8 @@ def default_workers() -> int:
     return usable_cores()
 
 
-# Without --workers, a run that trains counts in the main process on a machine of this many cores or
-# fewer: there training the families side by side on both cores halved the training time, and a
-# counting pool took twice the memory (docs/measurements/2026-12-01-time-to-first-answer.md). A run
-# of vendors' files only trains nothing, and there the pool counted in 0.55x the time
-# (docs/measurements/2026-12-05-vendor-runs.md).
-COUNT_HERE_UP_TO_CORES = 2
-
-
-def make_executor(kind: str = "processes", workers: int | None = None, scheduler: str | None = None, *,
-                  trains: bool = True) -> Executor:
-    """The executor `--executor`, `--workers` and `--scheduler` ask for; one worker is serial.
-    `trains`: whether the run trains a tokenizer (a run that trains nothing counts on the pool)."""
+def make_executor(kind: str = "processes", workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor `--executor`, `--workers` and `--scheduler` ask for; one worker is serial."""
     if kind not in EXECUTORS:
         raise BenchmarkError(f"unknown executor {kind!r}; use one of {', '.join(EXECUTORS)}")
     n_workers = workers or default_workers()
@@ -293,6 +282,4 @@ def make_executor(kind: str = "processes", workers: int | None = None, scheduler
         return DaskExecutor(n_workers, scheduler)
     if kind == "serial" or n_workers == 1:
         return Executor()
-    executor = ProcessExecutor(n_workers)
-    executor.counts_here = trains and workers is None and n_workers <= COUNT_HERE_UP_TO_CORES
-    return executor
+    return ProcessExecutor(n_workers)

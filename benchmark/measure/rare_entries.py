@@ -105,14 +105,13 @@ def cached_shares(tasks: Sequence[RareTask], tokenizers: Sequence[Adapter], stor
 def rare_shares(tokenizers: Sequence[Adapter], training, executor, progress, stored) -> dict[str, float | None]:
     """tokenizer id -> the share of its entries rare in its own training text (`training`, the
     run's TrainingText), for the trained ones: from the results cache `stored`, else counted on
-    `executor`'s workers where a recipe can build them, or here where counting runs here (a worker
-    would first build the tokenizer again)."""
+    `executor`'s workers where a recipe can build them, else here."""
     from benchmark.adapters import parse_trained_id
 
     if training is None:
         return {}
     here = {t.id: t for t in tokenizers
-            if t.recipe is None or executor.counts_here or (executor.n_workers == 1 and executor.shares_memory)}
+            if t.recipe is None or (executor.n_workers == 1 and executor.shares_memory)}
     tasks = rare_tasks(tokenizers, training.lines, lambda adapter: parse_trained_id(adapter.id) is not None,
                        shipped=lambda adapter: adapter.id not in here)
     known, tasks, keep = cached_shares(tasks, tokenizers, stored)

@@ -232,7 +232,7 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
         if missing or check:
             todo[tokenizer.id] = (missing, check)
     to_count = [t for t in tokenizers if t.id in todo]
-    pooled = executor.n_workers > 1 and not executor.counts_here
+    pooled = executor.n_workers > 1
     shipped = [t for t in to_count if pooled and (executor.shares_memory or t.recipe is not None)]
     share_adapters(shipped)
     tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe,

@@ -167,15 +167,11 @@ def test_executor_options_are_checked():
     assert make_executor("processes", 1).name == "serial"
 
 
-def test_without_workers_a_two_core_machine_trains_on_both_and_counts_here(monkeypatch):
+def test_without_workers_a_two_core_machine_counts_on_both_cores(monkeypatch):
     from benchmark.measure import executors
 
     monkeypatch.setattr(executors, "default_workers", lambda: 2)
     default = executors.make_executor()
-    assert default.n_workers == 2 and default.counts_here  # training and words on both cores
-    asked = executors.make_executor(workers=2)
-    assert asked.n_workers == 2 and not asked.counts_here  # --workers 2 counts on the pool
-    vendors_only = executors.make_executor(trains=False)
-    assert vendors_only.n_workers == 2 and not vendors_only.counts_here  # nothing to train: count on both
-    monkeypatch.setattr(executors, "default_workers", lambda: 4)
-    assert not executors.make_executor().counts_here
+    assert default.name == "processes" and default.n_workers == 2  # counting, training and words on both
+    monkeypatch.setattr(executors, "default_workers", lambda: 1)
+    assert executors.make_executor().name == "serial"  # one core: no pool to pay for
