@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from benchmark.plumbing.pinned import PinnedFile
 
 UNIGRAM = Family("sentencepiece-unigram", "SentencePiece Unigram", TRAINED, order=190,
-                 id_prefix="sentencepiece/unigram-", round_trip=NFKC_SPACES)
+                 id_prefix="sentencepiece/unigram-", round_trip=NFKC_SPACES, slow_to_train=True)
 FAMILIES = (UNIGRAM,)
 FAMILY = UNIGRAM.family
 MODEL_SUFFIX = ".model"

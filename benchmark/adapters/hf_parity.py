@@ -29,7 +29,8 @@ from benchmark.adapters.cache import TrainingCache
 from benchmark.adapters.hf_tokenizers import MIN_FREQUENCY, MODEL_SUFFIX, HFAdapter, _import_tokenizers, _new_bpe
 from benchmark.adapters.table import TRAINED, Family
 
-HF_PARITY = Family("hf-parity", "HF parity-aware BPE", TRAINED, order=180, id_prefix="hf/parity-", byte_level=True)
+HF_PARITY = Family("hf-parity", "HF parity-aware BPE", TRAINED, order=180, id_prefix="hf/parity-", byte_level=True,
+                   slow_to_train=True)
 FAMILIES = (HF_PARITY,)
 FAMILY = HF_PARITY.family
 N_BYTES = 256

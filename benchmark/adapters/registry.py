@@ -199,9 +199,11 @@ def run_train_task(task: TrainTask) -> str | None:
 
 def train_tasks(ids: Sequence[str], training: TrainingText, cache: TrainingCache,
                 families: Sequence[Family], pretoken_counts=None) -> list[TrainTask]:
-    """One task per trained family that `ids` ask for; our BPE's take `pretoken_counts`."""
-    return [TrainTask(family, tuple(sizes), training, cache, pretoken_counts if family.mix else None)
-            for family, sizes in trained_in(ids, families).items()]
+    """One task per trained family that `ids` ask for, the slow ones first (`Family.slow_to_train`);
+    our BPE's take `pretoken_counts`."""
+    tasks = [TrainTask(family, tuple(sizes), training, cache, pretoken_counts if family.mix else None)
+             for family, sizes in trained_in(ids, families).items()]
+    return sorted(tasks, key=lambda task: not task.family.slow_to_train)  # stable: the rest in plan order
 
 
 def build_tokenizers(

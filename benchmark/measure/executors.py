@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe
-from benchmark.plumbing.children import die_with_parent, usable_cores
+from benchmark.plumbing.children import Pending, die_with_parent, usable_cores
 from benchmark.plumbing.children import fork_is_safe as _fork_is_safe  # a name the tests replace
 from benchmark.plumbing.errors import BenchmarkError, one_line
 from benchmark.measure.counting import Counts, count_texts
@@ -117,17 +117,21 @@ def run_count_task(task: CountTask) -> CountResult:
 def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[str, Sequence[str]],
                 words_by_language: dict[str, Sequence[array] | None] | None = None, *,
                 task_lines: int = TASK_LINES, check_vocabulary: bool = True,
-                renyi_interval: bool = False) -> list[CountTask]:
+                renyi_interval: bool = False, apart: bool = False) -> list[CountTask]:
     """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order; the
     first task also checks the vocabulary (with `check_vocabulary`; one task does only that when
-    there are no texts)."""
+    there are no texts). `apart`: the vocabulary check is a task of its own, first, and no task
+    holds two languages (for workers that find the tokenizer built, where small tasks cost
+    nothing to start and keep both cores busy to the end: `heaviest_first`)."""
     words_by_language = words_by_language or {}
     tasks, current, size = [], [], 0
+    if apart and check_vocabulary:
+        tasks.append(CountTask(tokenizer, recipe, (), check_vocabulary=True, renyi_interval=renyi_interval))
     for language, texts in texts_by_language.items():
         words = words_by_language.get(language)
         for start in range(0, max(len(texts), 1), task_lines):
             piece = tuple(texts[start:start + task_lines])
-            if size + len(piece) > task_lines and current:
+            if (size + len(piece) > task_lines or apart) and current:
                 tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks,
                                        renyi_interval=renyi_interval))
                 current, size = [], 0
@@ -137,6 +141,34 @@ def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[s
         tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks,
                                renyi_interval=renyi_interval))
     return tasks
+
+
+def start_counting(executor: Executor, tasks: Sequence[CountTask], vocab_sizes: dict[str, int]) -> Pending:
+    """`run_count_task` of each task begun on `executor`, handed out heaviest first
+    (`heaviest_first`); `results()` gives them in the tasks' order."""
+    order = heaviest_first(tasks, vocab_sizes)
+    pending = executor.start(run_count_task, [tasks[k] for k in order])
+
+    def finish(on_done: Callable[[], None] | None = None) -> list[CountResult]:
+        in_order: list = [None] * len(tasks)
+        for k, result in zip(order, pending.results(on_done)):
+            in_order[k] = result
+        return in_order
+
+    return Pending(finish, pending.cancel)
+
+
+def heaviest_first(tasks: Sequence[CountTask], vocab_sizes: dict[str, int]) -> list[int]:
+    """The tasks' indices, the longest first as far as can be told before running them (a
+    vocabulary check by its entries, a count by its sentences): two workers given the long ones
+    first end together, where a long one left for last keeps one core busy alone."""
+    def weight(index: int) -> tuple[int, int]:
+        task = tasks[index]
+        if task.check_vocabulary and not task.slices:
+            return 1, vocab_sizes.get(task.tokenizer, 0)
+        return 0, sum(len(texts) for _, texts, _ in task.slices)
+
+    return sorted(range(len(tasks)), key=weight, reverse=True)
 
 
 def merge_results(results: Iterable[CountResult]) -> tuple[dict[str, Counts], dict[str, str]]:
@@ -168,12 +200,22 @@ class Executor:
     same_machine = True  # its workers see this machine's files (the training cache)
 
     def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
-        results = []
-        for task in tasks:
-            results.append(function(task))
-            if on_done:
-                on_done()
-        return results
+        """`function` of each task, in task order, calling `on_done` after each."""
+        return self.start(function, tasks).results(on_done)
+
+    def start(self, function: Callable, tasks: Sequence, *, workers: int | None = None) -> Pending:
+        """`map` begun now and taken later (`Pending.results`), so this process can work meanwhile
+        (on `workers` of the executor's workers at most); here, in this process, the tasks run
+        when the results are taken."""
+        def finish(on_done: Callable[[], None] | None = None) -> list:
+            results = []
+            for task in tasks:
+                results.append(function(task))
+                if on_done:
+                    on_done()
+            return results
+
+        return Pending(finish)
 
     def close(self) -> None:
         pass
@@ -214,16 +256,24 @@ class ProcessExecutor(Executor):
     def shares_memory(self) -> bool:
         return _fork_is_safe()
 
-    def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
+    def start(self, function: Callable, tasks: Sequence, *, workers: int | None = None) -> Pending:
+        """The tasks on a pool forked now. Until `results()` returns, this process runs the pool's
+        thread: it forks nothing else meanwhile (`fork_is_safe` would refuse)."""
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         if not tasks:
-            return []
+            return Pending(lambda on_done=None: [])
         context = multiprocessing.get_context("fork" if _fork_is_safe() else "spawn")
-        with ProcessPoolExecutor(max_workers=min(self.n_workers, len(tasks)), mp_context=context,
-                                 initializer=_worker_start, initargs=(os.getpid(),)) as pool:
-            return _results_in_order([pool.submit(function, task) for task in tasks], on_done)
+        pool = ProcessPoolExecutor(max_workers=min(workers or self.n_workers, self.n_workers, len(tasks)), mp_context=context,
+                                   initializer=_worker_start, initargs=(os.getpid(),))
+        futures = [pool.submit(function, task) for task in tasks]
+
+        def finish(on_done: Callable[[], None] | None = None) -> list:
+            with pool:
+                return _results_in_order(futures, on_done)
+
+        return Pending(finish, lambda: pool.shutdown(wait=True, cancel_futures=True))
 
 
 class DaskExecutor(Executor):
@@ -250,15 +300,20 @@ class DaskExecutor(Executor):
             self._client = dask_cluster.connect(scheduler)
         self.n_workers = dask_cluster.n_workers(self._client) or n_workers
 
-    def map(self, function: Callable, tasks: Sequence, on_done: Callable[[], None] | None = None) -> list:
+    def start(self, function: Callable, tasks: Sequence, *, workers: int | None = None) -> Pending:
         from benchmark.measure.dask_cluster import result_while_workers
 
-        results = []
-        for future in self._client.map(function, tasks, pure=False):
-            results.append(result_while_workers(self._client, future, self._where))
-            if on_done:
-                on_done()
-        return results
+        futures = self._client.map(function, tasks, pure=False)
+
+        def finish(on_done: Callable[[], None] | None = None) -> list:
+            results = []
+            for future in futures:
+                results.append(result_while_workers(self._client, future, self._where))
+                if on_done:
+                    on_done()
+            return results
+
+        return Pending(finish, lambda: self._client.cancel(futures))
 
     def close(self) -> None:
         self._client.close()

@@ -17,9 +17,6 @@ import lzma
 from typing import Sequence
 
 COMPRESSOR = "lzma"
-# Up to this many languages the run compresses in its own process, where starting a pool of workers
-# would cost more than compressing them; past it, on its workers (docs/methodology.md has the cost).
-FLOOR_LANGUAGES_HERE = 32
 LZMA_FILTERS = ({"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME},)
 DESCRIPTION = ("the measured sentences joined by newlines, as UTF-8, compressed by lzma (raw LZMA2, preset 9 | "
                "PRESET_EXTREME); information_floor is that size over the reference's")

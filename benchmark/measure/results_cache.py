@@ -247,15 +247,26 @@ def _kind_name(kind: Any) -> str:
 def cached_words(texts_by_language: dict[str, Sequence[str]], cache: ResultsCache, segment) -> dict[str, Any]:
     """Every language's `LanguageWords`, from the cache where it holds them; `segment` finds the
     others (one call, for all of them) and they are stored."""
+    missing, complete = words_from_cache(texts_by_language, cache)
+    return complete(segment(missing) if missing else {})
+
+
+def words_from_cache(texts_by_language: dict[str, Sequence[str]], cache: ResultsCache):
+    """(the languages whose words the cache lacks, with their texts; `complete`): `complete(found)`
+    stores the words found for those and gives every language's words (a run finds them on its
+    workers meanwhile)."""
     from benchmark.words.segmenters import LanguageWords
 
     keys = {code: cache.words_key(code, texts) for code, texts in texts_by_language.items()} if cache.root else {}
-    found = {code: cache.get(keys.get(code), LanguageWords) for code in texts_by_language}
-    missing = {code: texts for code, texts in texts_by_language.items() if found[code] is None}
-    fresh = segment(missing) if missing else {}
-    for code, words in fresh.items():
-        cache.put(keys.get(code), words)
-    return {code: found[code] if found[code] is not None else fresh[code] for code in texts_by_language}
+    known = {code: cache.get(keys.get(code), LanguageWords) for code in texts_by_language}
+    missing = {code: texts for code, texts in texts_by_language.items() if known[code] is None}
+
+    def complete(fresh: dict[str, Any]) -> dict[str, Any]:
+        for code, words in fresh.items():
+            cache.put(keys.get(code), words)
+        return {code: known[code] if known[code] is not None else fresh[code] for code in texts_by_language}
+
+    return missing, complete
 
 
 def split_cached(items: Iterable[str], lookup) -> tuple[dict[str, Any], list[str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from benchmark.measure import peak_memory
 from benchmark.results import metrics
@@ -42,8 +42,8 @@ from benchmark.measure.executors import (
     count_tasks,
     merge_results,
     merged_vocabulary,
-    run_count_task,
     share_adapters,
+    start_counting,
 )
 from benchmark.adapters.families import families_of_kind
 from benchmark.adapters.registry import trained_in
@@ -51,25 +51,27 @@ from benchmark.adapters.table import TrainedId
 from benchmark.measure.counting import (
     Counts, build_row, row_intervals, skipped_row, split_examples, time_language, unmeasured_row,
 )
-from benchmark.measure.floor import FLOOR_LANGUAGES_HERE, n_compressed_bytes
+from benchmark.measure.floor import n_compressed_bytes
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.measure.plan import Plan
 from benchmark.measure.rare_entries import rare_shares
-from benchmark.measure.results_cache import ResultsCache, cached_words, tokenizer_identity
+from benchmark.measure.results_cache import ResultsCache, tokenizer_identity, words_from_cache
 from benchmark.measure.vocabulary import VocabularyHealth
 from benchmark.plumbing.progress import Progress, progress_display
 from benchmark.results.rows import ResultRow, Results
-from benchmark.words.segmenters import LanguageWords, segment_languages
+from benchmark.words.segmenters import LanguageWords, SegmentTask, merge_segments, run_segment_task, segment_tasks
 from benchmark.measure.summaries import build_summaries
 from benchmark.measure.timing import ThroughputResult
 from benchmark.measure.timing_reuse import reuse_or_time
 
 
 
-def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False) -> Results:
+def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False,
+                  while_counting: Callable[[], None] | None = None) -> Results:
     """Train (or read the cache), build, count every tokenizer on every language (on `executor`,
     in this process by default; what the results cache holds is not counted again), time each on
-    its sample (here, alone), and record."""
+    its sample (here, alone), and record. `while_counting`: work for this process while the
+    workers count (the command line: loading what the report draws with)."""
     cache = TrainingCache(cache_root(plan.cache_dir),
                           enabled=not plan.retrain)
     stored = (ResultsCache(Path(cache.root) / "results", read=not plan.retrain) if plan.results_cache
@@ -86,22 +88,27 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
             executor.map(run_train_task, train_tasks(plan.tokenizer_ids, plan.training, cache, plan.families, counts))
             progress.finish(step)
             cache = dataclasses.replace(cache, enabled=True)  # with --retrain, the models just trained
-        tokenizers = _build(plan, cache, from_files, progress)
+        # The information floor and the words need no tokenizer: found on the workers while this
+        # process loads the tokenizers (a serial executor finds them when they are taken, below).
+        texts = {code: plan.measure_texts[code] for code in plan.languages}
+        missing, complete_words = words_from_cache(texts, stored)
+        segmenting = segment_tasks(missing)
+        floor = [tuple(lines) for lines in texts.values()]
+        prepared = executor.start(_words_or_floor, [*floor, *segmenting])
+        try:
+            tokenizers = _build(plan, cache, from_files, progress)
+        except BaseException:
+            prepared.cancel()
+            raise
         clock.lap("training and loading")
-        step = progress.task("finding the words of each language", total=None)
-        words = cached_words({code: plan.measure_texts[code] for code in plan.languages}, stored,
-                             lambda texts: segment_languages(texts, executor))
+        step = progress.task("finding the words of each language, compressing each language's text", total=None)
+        found = prepared.results()
+        compressed = dict(zip(plan.languages, found[:len(floor)]))
+        words = complete_words(merge_segments(segmenting, found[len(floor):]))
         progress.finish(step)
-        clock.lap("segmenting words")
-        step = progress.task("compressing each language's text (the information floor)", total=None)
-        texts = [plan.measure_texts[code] for code in plan.languages]
-        # 0.1 s a language: a pool's start-up costs more than a few languages take here.
-        mapped = executor.map if len(texts) > FLOOR_LANGUAGES_HERE else lambda f, tasks: list(map(f, tasks))
-        compressed = dict(zip(plan.languages, mapped(n_compressed_bytes, texts)))
-        progress.finish(step)
-        clock.lap("compressing")
+        clock.lap("words and information floor")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
-        counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored)
+        counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored, while_counting)
         rare = {} if plan.quick else rare_shares(ready, plan.training, executor, progress, stored)  # --quick: none (record)
         clock.lap("counting")
         fitted = fit_lines(plan.corpus, plan.languages, plan.max_sentences)
@@ -128,6 +135,12 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
                    summaries=summaries, pairwise=pairwise, calibration=calibration)
+
+
+def _words_or_floor(task: SegmentTask | tuple[str, ...]):
+    """A worker's task before counting: a slice of a language's words, or a language's text
+    compressed (the information floor)."""
+    return run_segment_task(task) if isinstance(task, SegmentTask) else n_compressed_bytes(task)
 
 
 class _PhaseClock:
@@ -207,7 +220,8 @@ def _short_of_target(tokenizer: Adapter | NotBuilt, trained: TrainedId | None) -
 
 
 def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, LanguageWords], executor: Executor,
-               progress: Progress, stored: ResultsCache | None = None):
+               progress: Progress, stored: ResultsCache | None = None,
+               while_counting: Callable[[], None] | None = None):
     """tokenizer id -> (counts per language, reason per language it failed on), and tokenizer id
     -> its vocabulary check. What `stored` holds is taken from it; the rest is counted:
     tokenizers with a recipe on the executor, one without (a test's stand-in) here. Every task
@@ -237,13 +251,21 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
     share_adapters(shipped)
     tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe,
                                {code: texts[code] for code in todo[t.id][0]}, spans,
-                               check_vocabulary=todo[t.id][1], renyi_interval=wants_renyi_interval(t))
+                               check_vocabulary=todo[t.id][1], renyi_interval=wants_renyi_interval(t),
+                               apart=executor.shares_memory)
              for t in shipped}
     where = f"{executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)}" if pooled else "this process"
     step = progress.task(f"counting ({where})",
                          total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in to_count))
     flat = [task for tokenizer_tasks in tasks.values() for task in tokenizer_tasks]
-    results = iter(executor.map(run_count_task, flat, on_done=lambda: progress.advance(step)))
+    pending = start_counting(executor, flat, {t.id: t.vocab_size for t in shipped})
+    if while_counting is not None:
+        try:
+            while_counting()
+        except BaseException:
+            pending.cancel()
+            raise
+    results = iter(pending.results(on_done=lambda: progress.advance(step)))
     counted, vocabularies = {}, {}
     for tokenizer in tokenizers:
         cached_counts, cached_vocabulary = known[tokenizer.id]

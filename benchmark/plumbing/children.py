@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from typing import Any, Callable
 
 
 def usable_cores() -> int:
@@ -46,3 +47,18 @@ def fork_is_safe() -> bool:
         return len(os.listdir("/proc/self/task")) == 1
     except OSError:
         return False
+
+
+class Pending:
+    """Work under way in other processes: `results()` waits for it and gives its result (tasks'
+    results in task order, calling `on_done` after each where it takes one); `cancel()` drops what
+    has not started (a run that fails meanwhile)."""
+
+    def __init__(self, finish: Callable[..., Any], cancel: Callable[[], None] = lambda: None) -> None:
+        self._finish, self._cancel = finish, cancel
+
+    def results(self, on_done: Callable[[], None] | None = None) -> Any:
+        return self._finish(on_done) if on_done is not None else self._finish()
+
+    def cancel(self) -> None:
+        self._cancel()

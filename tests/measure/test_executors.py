@@ -175,3 +175,57 @@ def test_without_workers_a_two_core_machine_counts_on_both_cores(monkeypatch):
     assert default.name == "processes" and default.n_workers == 2  # counting, training and words on both
     monkeypatch.setattr(executors, "default_workers", lambda: 1)
     assert executors.make_executor().name == "serial"  # one core: no pool to pay for
+
+
+def test_apart_the_vocabulary_check_and_each_language_are_tasks_of_their_own_with_the_same_results():
+    from benchmark.adapters import PRETRAINED
+
+    from benchmark.words.segmenters import segment_language
+
+    adapter = PRETRAINED["tiktoken/o200k_base"]()  # 12 unreachable entries
+    texts = {"a": [f"sentence {i}" for i in range(25)], "b": ["x"] * 3, "c": [f"{i} y" for i in range(9)]}
+    words = {code: segment_language("eng", lines).spans for code, lines in texts.items()}
+    together = count_tasks(adapter.id, adapter.recipe, texts, words, task_lines=10)
+    apart = count_tasks(adapter.id, adapter.recipe, texts, words, task_lines=10, apart=True)
+    assert [(task.check_vocabulary, [code for code, *_ in task.slices]) for task in apart] == [
+        (True, []), (False, ["a"]), (False, ["a"]), (False, ["a"]), (False, ["b"]), (False, ["c"])]
+    assert [sum(len(t) for _, t, _ in task.slices) for task in apart] == [0, 10, 10, 5, 3, 9]
+    # Handed out heaviest first on two forked workers, taken back in task order: the same counts
+    # and the same vocabulary check as the tasks of the default split, counted here.
+    order = executors.heaviest_first(apart, {adapter.id: adapter.vocab_size})
+    assert order == [0, 1, 2, 5, 3, 4]  # the check first, then by sentences
+    executors.share_adapters([adapter])
+    on_pool = executors.start_counting(make_executor("processes", 2),
+                                       [dataclasses.replace(task, recipe=None) for task in apart],
+                                       {adapter.id: adapter.vocab_size}).results()
+    here = list(map(run_count_task, together))
+    assert merge_results(on_pool) == merge_results(here)
+    assert merged_vocabulary(on_pool) == merged_vocabulary(here) and merged_vocabulary(here).n_unreachable == 12
+
+
+def test_started_tasks_give_their_results_in_order_whatever_runs_meanwhile():
+    for executor in (make_executor("serial"), make_executor("processes", 2)):
+        started = executor.start(abs, [-3, -1, -2, 5])
+        meanwhile = sum(range(10_000))  # this process works while the workers do
+        done = []
+        assert started.results(on_done=lambda: done.append(1)) == [3, 1, 2, 5] and len(done) == 4
+        assert meanwhile == 49_995_000
+        assert executor.start(abs, []).results() == []
+    # A run that fails meanwhile drops the tasks not yet begun, and the pool is shut down.
+    from concurrent.futures import CancelledError
+
+    pending = make_executor("processes", 2).start(time.sleep, [0.05] * 40)
+    pending.cancel()
+    with pytest.raises(CancelledError):
+        pending.results()
+
+
+def test_the_slow_families_are_handed_to_a_worker_first():
+    from benchmark.adapters.registry import train_tasks, trained_in
+
+    plan = plan_run(RunConfig(vocab_sizes=(1024,), max_sentences=10))
+    order = [task.family.family for task in train_tasks(plan.tokenizer_ids, plan.training, None, plan.families)]
+    in_plan = [family.family for family in trained_in(plan.tokenizer_ids, plan.families)]
+    slow = {"hf-parity", "sentencepiece-unigram"}  # 13 s and 6 s against under 1 s (adapters/table.py)
+    assert slow < set(in_plan) and in_plan.index("hf-parity") > in_plan.index("bpe-balanced")
+    assert order == [f for f in in_plan if f in slow] + [f for f in in_plan if f not in slow]

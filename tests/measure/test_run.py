@@ -192,7 +192,7 @@ def test_the_record_gives_each_phases_wall_time_and_peak_memory_and_the_methods_
                             vocab_sizes=(260,), tokenizers=("bpe/balanced-*", "tiktoken/cl100k_base"), repeats=1,
                             cache_dir=tmp_path))
     record = results.record
-    assert {"training and loading", "segmenting words", "counting", "timing", "rows and record"} <= set(
+    assert {"training and loading", "words and information floor", "counting", "timing", "rows and record"} <= set(
         record.phase_seconds)
     assert set(record.phase_peak_mb) == set(record.phase_seconds)
     assert all(10 < mb < 100_000 for mb in record.phase_peak_mb.values())  # MB of a Python process
