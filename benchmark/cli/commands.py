@@ -50,6 +50,7 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
     from benchmark.measure.executors import make_executor
     from benchmark.measure.plan import plan_run
     from benchmark.measure.run import n_failed_tokenizers, run_benchmark
+    from benchmark.report import preload as preload_report
     from benchmark.plumbing.progress import progress_enabled
     from benchmark.plumbing.publish import ReportInterrupted
 
@@ -62,7 +63,8 @@ def _measure_and_publish(config, claim, *, output: Path, plots: bool, progress: 
     show = progress_enabled() if progress is None else progress
     try:
         with make_executor(executor, workers, scheduler) as counting:
-            results = run_benchmark(plan, executor=counting, show_progress=show)
+            results = run_benchmark(plan, executor=counting, show_progress=show,
+                                    while_counting=lambda: preload_report(plots=plots))
     except KeyboardInterrupt:
         holds = "the previous report, whole" if (output / "results.json").is_file() else "no report"
         raise ReportInterrupted(f"interrupted while measuring: {output} still holds {holds}") from None

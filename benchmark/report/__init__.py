@@ -38,7 +38,20 @@ from benchmark.plumbing.fileio import atomic_write_bytes, atomic_write_text
 from benchmark.plumbing.publish import OutputClaim, publish, real_output
 from benchmark.results.rows import Results
 
-__all__ = ["keep_measurements", "publish_report", "write_reports"]
+__all__ = ["keep_measurements", "preload", "publish_report", "write_reports"]
+
+
+def preload(*, plots: bool = True) -> None:
+    """Load what writing the reports uses (the pages' modules and, with `plots`, the plotting
+    libraries), so that it is done when the reports are written: a run calls this while its
+    workers count, and the workers that draw the plots, forked later, inherit it."""
+    import benchmark.report.pages.html  # noqa: F401
+    import benchmark.report.pages.markdown  # noqa: F401
+
+    if plots:
+        from benchmark.report.plots.style import preload_drawing
+
+        preload_drawing()
 
 
 def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str, ...] = True,
@@ -48,31 +61,35 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
     with plots/digests.json; return the paths written. `prices`: the user's prices file for the
     money figures (else the pinned price database's). `previous`: a report folder whose plots are
     taken where they were drawn from the same data, code and style (plots/reuse.py)."""
-    from benchmark.report.pages.html import render_html
-    from benchmark.report.pages.markdown import render_markdown
-    from benchmark.report.tables.measurements import results_csv
     from benchmark.report.view import ReportView
-    from benchmark.results.pairwise import pairwise_csv
-    from benchmark.results.rows import summaries_csv
 
     view = ReportView.of(results)  # the facts every renderer orders and labels by, derived once
     output_dir = Path(output_dir)
-    rendered = []
     formats = ("png",) if plots is True else tuple(plots or ())
+    drawing = None
     if formats:
-        from benchmark.report.plots.render import render_plots
+        from benchmark.report.plots.render import start_plots
 
-        rendered = render_plots(view, svg="svg" in formats, previous=previous)
-    texts = {
-        "results.csv": results_csv(view),
-        "summaries.csv": summaries_csv(view),
-        "README.md": render_markdown(view, [plot.spec for plot in rendered], svg="svg" in formats, prices=prices),
-        "index.html": render_html(view, rendered, prices=prices),
-    }
-    if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
-        texts["pairwise.csv"] = pairwise_csv(view.pairwise)
-    if view.calibration:  # a production tokenizer measured on a corpus with dev (none before format 5)
-        texts.update(calibration_files(view))
+        drawing = start_plots(view, svg="svg" in formats, previous=previous)
+    try:  # the tables while the workers draw the plots
+        from benchmark.report.pages.html import render_html
+        from benchmark.report.pages.markdown import render_markdown
+        from benchmark.report.tables.measurements import results_csv
+        from benchmark.results.pairwise import pairwise_csv
+        from benchmark.results.rows import summaries_csv
+
+        texts = {"results.csv": results_csv(view), "summaries.csv": summaries_csv(view)}
+        if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
+            texts["pairwise.csv"] = pairwise_csv(view.pairwise)
+        if view.calibration:  # a production tokenizer measured on a corpus with dev (none before format 5)
+            texts.update(calibration_files(view))
+        rendered = drawing.results() if drawing is not None else []
+    except BaseException:
+        if drawing is not None:
+            drawing.cancel()
+        raise
+    texts["README.md"] = render_markdown(view, [plot.spec for plot in rendered], svg="svg" in formats, prices=prices)
+    texts["index.html"] = render_html(view, rendered, prices=prices)
     written: list[Path] = []
     for name, content in texts.items():
         atomic_write_text(output_dir / name, content)

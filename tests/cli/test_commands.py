@@ -293,10 +293,10 @@ def test_a_language_the_training_never_saw_is_flagged(tmp_path, capsys):
 def test_a_render_failure_keeps_the_measurements_and_says_how_to_render(tmp_path, capsys, monkeypatch):
     from benchmark.report.plots import render as plots_module
 
-    def broken(_results, **_options):
+    def broken(_spec, _results, **_options):
         raise RuntimeError("no display")
 
-    monkeypatch.setattr(plots_module, "render_plots", broken)
+    monkeypatch.setattr(plots_module, "draw_plot", broken)  # in the drawing workers too: they are forked after this
     output = tmp_path / "out"
     assert main(["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/cl100k_base",
                  "--repeats", "1", "--output", str(output)]) == 2

@@ -212,10 +212,10 @@ def test_a_failing_plot_leaves_the_folder_as_it_was(results, tmp_path, monkeypat
     write_reports(results, tmp_path, plots=False)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
-    def broken(_results, **_options):
+    def broken(_spec, _results, **_options):
         raise RuntimeError("no display")
 
-    monkeypatch.setattr(render, "render_plots", broken)
+    monkeypatch.setattr(render, "draw_plot", broken)  # in the drawing workers too: they are forked after this
     smaller = ReportView(rows=results.rows[:5], record=results.record)
     with pytest.raises(RuntimeError, match="no display"):
         write_reports(smaller, tmp_path)

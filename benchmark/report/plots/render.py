@@ -14,9 +14,9 @@ import io
 import os
 from pathlib import Path
 
-from benchmark.plumbing.children import die_with_parent, fork_is_safe, usable_cores
+from benchmark.plumbing.children import Pending, die_with_parent, fork_is_safe, usable_cores
 from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
-from benchmark.report.plots.reuse import drawn_data_json, plot_digest, previous_files, timing_drawn
+from benchmark.report.plots.reuse import drawn_data_json, has_digests, plot_digest, previous_files, timing_drawn
 from benchmark.report.plots.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
 
@@ -60,9 +60,23 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
     """Every plot as PNG (and SVG) bytes, in reading order, each with its digest (reuse.py): taken
     from the report at `previous` where it drew the plot from the same digest, the others drawn on
     `workers` processes (default: every core; one draws them here)."""
-    data = {timing: drawn_data_json(results, timing=timing) for timing in {timing_drawn(spec) for spec in PLOTS}}
-    digests = {spec.name: plot_digest(spec, results, drawn_data=data[timing_drawn(spec)]) for spec in PLOTS}
-    kept = previous_files(previous, digests, svg=svg)
+    return start_plots(results, svg=svg, workers=workers, previous=previous).results()
+
+
+def start_plots(results: ReportView, *, svg: bool = False, workers: int | None = None,
+                previous: Path | None = None) -> Pending:
+    """`render_plots` begun: the plots draw on the workers while this process does other work,
+    and `results()` waits for them. A previous report with no digests has no plot to give, so
+    the drawing starts before the digests are computed, here, meanwhile."""
+    data = {}
+
+    def digests() -> dict[str, str]:
+        if not data:
+            drawn = {timing: drawn_data_json(results, timing=timing) for timing in {timing_drawn(spec) for spec in PLOTS}}
+            data.update((spec.name, plot_digest(spec, results, drawn_data=drawn[timing_drawn(spec)])) for spec in PLOTS)
+        return data
+
+    kept = previous_files(previous, digests(), svg=svg) if has_digests(previous) else {}
     todo = sorted((index for index, spec in enumerate(PLOTS) if spec.name not in kept),
                   key=lambda index: not PLOTS[index].slow_to_draw)  # stable: the rest in reading order
     n_workers = min(workers or usable_cores(), len(todo))
@@ -73,13 +87,24 @@ def render_plots(results: ReportView, *, svg: bool = False, workers: int | None 
         global _view
         _view = results
         try:
-            with ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork"),
-                                     initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
-                drawn = dict(zip(todo, pool.map(_draw_inherited, todo, [svg] * len(todo))))
+            pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=die_with_parent, initargs=(os.getpid(),))
+            futures = [pool.submit(_draw_inherited, index, svg) for index in todo]
         finally:
-            _view = None
-    else:
-        drawn = {index: draw_plot(PLOTS[index], results, svg=svg) for index in todo}
+            _view = None  # the workers are forked: they hold their own copy
+
+        def finish() -> list[RenderedPlot]:
+            digests()
+            with pool:
+                return _in_order(results, kept, {index: future.result() for index, future in zip(todo, futures)},
+                                 digests())
+
+        return Pending(finish, lambda: pool.shutdown(wait=True, cancel_futures=True))
+    return Pending(lambda: _in_order(results, kept, {index: draw_plot(PLOTS[index], results, svg=svg)
+                                                     for index in todo}, digests()))
+
+
+def _in_order(results: ReportView, kept, drawn, digests: dict[str, str]) -> list[RenderedPlot]:
     plots = []
     for index, spec in enumerate(PLOTS):
         if spec.name in kept:

@@ -183,6 +183,11 @@ def previous_files(folder: Path | None, digests: dict[str, str], *, svg: bool) -
     return found
 
 
+def has_digests(folder: Path | None) -> bool:
+    """Whether the report at `folder` lists a digests file, so that a plot of it may be reused."""
+    return folder is not None and bool(_recorded_digests(folder))
+
+
 def _recorded_digests(folder: Path) -> dict[str, str]:
     data = listed_unchanged(folder, DIGESTS)
     if data is None:
