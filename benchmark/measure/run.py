@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from benchmark.measure import peak_memory
-from benchmark.results import metrics
 from benchmark.adapters import (
     PRETRAINED,
     Adapter,
@@ -46,13 +45,13 @@ from benchmark.measure.executors import (
     start_counting,
 )
 from benchmark.adapters.families import families_of_kind
-from benchmark.adapters.registry import trained_in
+from benchmark.adapters.registry import TrainTask, trained_in
 from benchmark.adapters.table import TrainedId
 from benchmark.measure.counting import (
     Counts, build_row, row_intervals, skipped_row, split_examples, time_language, unmeasured_row,
 )
 from benchmark.measure.floor import n_compressed_bytes
-from benchmark.results.pairwise import PairwiseRatio
+from benchmark.measure.pairwise import pairwise_ratios
 from benchmark.measure.plan import Plan
 from benchmark.measure.rare_entries import rare_shares
 from benchmark.measure.results_cache import ResultsCache, tokenizer_identity, words_from_cache
@@ -81,31 +80,33 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     with progress_display(show_progress) as progress:
         # The user's files first: a damaged one fails in seconds, before minutes of training.
         from_files = _load_files(plan, progress)
+        training = []
         if executor.n_workers > 1 and executor.same_machine:
             # The families train side by side, into the cache; the build below reads them from it.
-            step = progress.task(f"training ({executor.n_workers} workers)", total=None)
             counts = _pretoken_counts(plan, cache, executor)
-            executor.map(run_train_task, train_tasks(plan.tokenizer_ids, plan.training, cache, plan.families, counts))
-            progress.finish(step)
-            cache = dataclasses.replace(cache, enabled=True)  # with --retrain, the models just trained
-        # The information floor and the words need no tokenizer: found on the workers while this
-        # process loads the tokenizers (a serial executor finds them when they are taken, below).
+            training = train_tasks(plan.tokenizer_ids, plan.training, cache, plan.families, counts)
+        # The words and the information floor need no tokenizer: the workers find them (after the
+        # training) while this process loads the vendors' tokenizers (serial: when taken, below).
         texts = {code: plan.measure_texts[code] for code in plan.languages}
         missing, complete_words = words_from_cache(texts, stored)
         segmenting = segment_tasks(missing)
         floor = [tuple(lines) for lines in texts.values()]
-        prepared = executor.start(_words_or_floor, [*floor, *segmenting])
+        prepared = executor.start(_before_counting, [*training, *floor, *segmenting])
         try:
+            step = progress.task(f"loading the vendors' tokenizers{f' while {executor.n_workers} workers train' * bool(training)}",
+                                 total=None)
+            from_files.update(_build_vendors(plan, from_files, progress, step))
+            found = prepared.results()[len(training):]
+            progress.finish(step)
+            if training:
+                cache = dataclasses.replace(cache, enabled=True)  # with --retrain, the models just trained
             tokenizers = _build(plan, cache, from_files, progress)
         except BaseException:
             prepared.cancel()
             raise
         clock.lap("training and loading")
-        step = progress.task("finding the words of each language, compressing each language's text", total=None)
-        found = prepared.results()
         compressed = dict(zip(plan.languages, found[:len(floor)]))
         words = complete_words(merge_segments(segmenting, found[len(floor):]))
-        progress.finish(step)
         clock.lap("words and information floor")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
         counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored, while_counting)
@@ -137,9 +138,11 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
                    summaries=summaries, pairwise=pairwise, calibration=calibration)
 
 
-def _words_or_floor(task: SegmentTask | tuple[str, ...]):
-    """A worker's task before counting: a slice of a language's words, or a language's text
-    compressed (the information floor)."""
+def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):
+    """A worker's task before counting: a family's training, a slice of a language's words, or a
+    language's text compressed (the information floor)."""
+    if isinstance(task, TrainTask):
+        return run_train_task(task)
     return run_segment_task(task) if isinstance(task, SegmentTask) else n_compressed_bytes(task)
 
 
@@ -208,6 +211,13 @@ def _build(plan: Plan, cache: TrainingCache, from_files: dict[str, Adapter],
     progress.update(step, f"{len(built)} tokenizers ready")
     progress.finish(step)
     return [_short_of_target(built[i], plan.trained.get(i)) for i in plan.tokenizer_ids]
+
+
+def _build_vendors(plan: Plan, from_files: dict[str, Adapter], progress: Progress, step: int) -> dict[str, Adapter | NotBuilt]:
+    """The vendors' tokenizers of the plan (every tokenizer needing no training), by id."""
+    ids = [i for i in plan.tokenizer_ids if i in PRETRAINED and i not in from_files]
+    return dict(zip(ids, build_tokenizers(ids, None, None, families=plan.families,
+                                          on_step=lambda label: progress.update(step, label))))
 
 
 def _short_of_target(tokenizer: Adapter | NotBuilt, trained: TrainedId | None) -> Adapter | NotBuilt:
@@ -373,27 +383,6 @@ def _rows(tokenizers: Sequence[Adapter | NotBuilt], plan: Plan, counted, timed,
                                   compressed=(compressed[code], compressed[plan.reference]),
                                   intervals=intervals[(tokenizer.id, code)]))
     return rows
-
-
-def pairwise_ratios(tokenizers: Sequence[Adapter], languages: Sequence[str], counted) -> tuple[PairwiseRatio, ...]:
-    """Per language, each pair of `tokenizers` (in run order) that both counted it: the ratio of
-    their token totals with its paired interval, from the premium's resamples (`metrics.ratio_cis`)."""
-    pairs, owners = [], []
-    for code in languages:
-        done = [(t.id, counted[t.id][0][code]) for t in tokenizers
-                if code in counted[t.id][0] and code not in counted[t.id][1]]
-        for k, (first, first_counts) in enumerate(done):
-            for other, other_counts in done[k + 1:]:
-                if sum(other_counts.tokens_per_line):
-                    pairs.append((first_counts.tokens_per_line, other_counts.tokens_per_line))
-                    owners.append((code, first, other))
-    out = []
-    for (code, first, other), (tokens, other_tokens), interval in zip(owners, pairs, metrics.ratio_cis(pairs)):
-        n_tokens, other_n_tokens = sum(tokens), sum(other_tokens)
-        if interval is not None and n_tokens:
-            out.append(PairwiseRatio(code, first, other, n_tokens, other_n_tokens, n_tokens / other_n_tokens,
-                                     *interval))
-    return tuple(out)
 
 
 def _yardstick(tokenizers: Sequence[Adapter], on_step) -> Adapter | None:

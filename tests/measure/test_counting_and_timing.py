@@ -369,7 +369,7 @@ def test_each_row_interval_is_the_exact_bootstrap_on_two_sentences():
 
 
 def test_the_pairwise_interval_is_the_exact_bootstrap_on_two_sentences():
-    from benchmark.measure.run import pairwise_ratios
+    from benchmark.measure.pairwise import pairwise_ratios
 
     class Named:
         def __init__(self, id):

@@ -194,10 +194,7 @@ def test_apart_the_vocabulary_check_and_each_language_are_tasks_of_their_own_wit
     # and the same vocabulary check as the tasks of the default split, counted here.
     order = executors.heaviest_first(apart, {adapter.id: adapter.vocab_size})
     assert order == [0, 1, 2, 5, 3, 4]  # the check first, then by sentences
-    executors.share_adapters([adapter])
-    on_pool = executors.start_counting(make_executor("processes", 2),
-                                       [dataclasses.replace(task, recipe=None) for task in apart],
-                                       {adapter.id: adapter.vocab_size}).results()
+    on_pool = executors.start_counting(make_executor("processes", 2), apart, {adapter.id: adapter.vocab_size}).results()
     here = list(map(run_count_task, together))
     assert merge_results(on_pool) == merge_results(here)
     assert merged_vocabulary(on_pool) == merged_vocabulary(here) and merged_vocabulary(here).n_unreachable == 12
