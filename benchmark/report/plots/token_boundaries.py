@@ -34,9 +34,12 @@ def plot_token_boundaries(results: ReportView):
     font = FontProperties(size=token_pt)
     measure = RendererAgg(10, 10, 72)  # at 72 dpi one pixel is one point
 
+    widths_in: dict[str, float] = {}  # a token's text is measured once, however often it recurs
+
     def text_width_in(text: str) -> float:
-        width_pt, _, _ = measure.get_text_width_height_descent(text, font, ismath=False)
-        return width_pt / 72
+        if text not in widths_in:
+            widths_in[text] = measure.get_text_width_height_descent(text, font, ismath=False)[0] / 72
+        return widths_in[text]
 
     label_font = FontProperties(size=9)
     longest_label_pt = max(
@@ -77,7 +80,7 @@ def plot_token_boundaries(results: ReportView):
     box_h = (token_pt + 2 * pad_pt) / 72
     for x, y_top, w, text, colour, shade in boxes:
         y_base = height_in - y_top - box_h
-        ax.add_patch(
+        ax.add_artist(  # not add_patch: every box is placed in inches, so no data limits to update (1 s)
             FancyBboxPatch((x, y_base), w, box_h, boxstyle="round,pad=0,rounding_size=0.03", transform=inches,
                            facecolor=(*colour, 0.22 if shade else 0.45), edgecolor=(*colour, 0.9), linewidth=0.6)
         )
