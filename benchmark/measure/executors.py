@@ -120,9 +120,9 @@ def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[s
                 renyi_interval: bool = False, apart: bool = False) -> list[CountTask]:
     """One tokenizer's counting, in tasks of at most `task_lines` sentences, in text order; the
     first task also checks the vocabulary (with `check_vocabulary`; one task does only that when
-    there are no texts). `apart`: the vocabulary check is a task of its own, first, and no task
-    holds two languages (for workers that find the tokenizer built, where small tasks cost
-    nothing to start and keep both cores busy to the end: `heaviest_first`)."""
+    there are no texts). `apart`: the vocabulary check is a task of its own, first (for workers
+    that find the tokenizer built, where a task costs nothing to start: the checks, the longest
+    tasks, are handed out first and the counts fill in after them, `heaviest_first`)."""
     words_by_language = words_by_language or {}
     tasks, current, size = [], [], 0
     if apart and check_vocabulary:
@@ -131,7 +131,7 @@ def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[s
         words = words_by_language.get(language)
         for start in range(0, max(len(texts), 1), task_lines):
             piece = tuple(texts[start:start + task_lines])
-            if (size + len(piece) > task_lines or apart) and current:
+            if size + len(piece) > task_lines and current:
                 tasks.append(CountTask(tokenizer, recipe, tuple(current), check_vocabulary=check_vocabulary and not tasks,
                                        renyi_interval=renyi_interval))
                 current, size = [], 0
