@@ -14,7 +14,7 @@ split (the record says so).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from benchmark.adapters.base import Adapter, Recipe
@@ -31,6 +31,10 @@ class FitTask:
     tokenizer: str
     recipe: Recipe | None  # None: a forked worker finds it built (`share_adapters`), or counted here
     lines_by_language: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def n_lines(self) -> int:
+        return sum(len(lines) for _, lines in self.lines_by_language)
 
 
 def fit_lines(corpus, languages: Sequence[str], max_sentences: int | None) -> dict[str, tuple[str, ...]]:
@@ -89,11 +93,36 @@ def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]
     the results cache `stored`, else counted on `executor`'s workers where a recipe can build them,
     or here (where counting runs here)."""
     from benchmark.measure.executors import share_adapters
+
+    work = start_fit_counts(tokenizers, fitted, executor, stored)
+    share_adapters(work.shared)  # forked workers use these, not a rebuild from the file
+    step = progress.task(f"calibration: {len(work.tasks)} production tokenizers on the fit split",
+                         total=len(work.tasks))
+    found = work.finish(executor.map(run_fit_task, work.tasks, on_done=lambda: progress.advance(step)))
+    progress.finish(step)
+    return found
+
+
+@dataclass(frozen=True)
+class FitWork:
+    """`fit_counts` in two halves: `tasks` for the workers (who find `shared` built when forked
+    after `share_adapters(shared)`), and `finish(their results, in task order)`."""
+
+    tasks: list[FitTask]
+    shared: list[Adapter]
+    finish: Callable[[Sequence[dict[str, int] | str]], dict[str, dict[str, int]]]
+
+
+def start_fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]], executor,
+                     stored) -> FitWork:
+    """`fit_counts` in two halves, so that its tasks can share a pool with others (the run's
+    counting): `finish` counts here what no worker can build, stores what was counted and gives
+    what `fit_counts` gives."""
     from benchmark.measure.results_cache import _digest, texts_digest, tokenizer_identity
 
     wanted = [t for t in tokenizers if is_production(t.family)]
     if not fitted or not wanted:
-        return {}
+        return FitWork([], [], lambda results: {})
     digests = {code: texts_digest(lines) for code, lines in fitted.items()}
     keys = {}
     for tokenizer in wanted:
@@ -108,31 +137,28 @@ def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]
         missing = tuple(code for code in fitted if code not in found[tokenizer.id])
         if missing:
             todo[tokenizer.id] = missing
-    if not todo:
-        return found
     pooled = executor.n_workers > 1
     by_id = {t.id: t for t in wanted}
     shipped_ids = {i for i in todo if pooled and (executor.shares_memory or by_id[i].recipe is not None)}
-    share_adapters(by_id[i] for i in shipped_ids)  # forked workers use these, not a rebuild from the file
     tasks = [FitTask(i, None if executor.shares_memory else by_id[i].recipe,
                      tuple((code, tuple(fitted[code])) for code in codes)) for i, codes in todo.items()]
-    step = progress.task(f"calibration: {len(tasks)} production tokenizers on the fit split", total=len(tasks))
     shipped = [task for task in tasks if task.tokenizer in shipped_ids]
-    results = dict(zip((task.tokenizer for task in shipped),
-                       executor.map(run_fit_task, shipped, on_done=lambda: progress.advance(step))))
-    for task in tasks:
-        if task.tokenizer not in shipped_ids:
-            results[task.tokenizer] = run_fit_task(task, by_id[task.tokenizer])
-            progress.advance(step)
-    progress.finish(step)
-    for tokenizer, counted in results.items():
-        if isinstance(counted, str):
-            found.pop(tokenizer)  # raised: no entry, as a failed row has no figures
-            continue
-        for code, n_tokens in counted.items():
-            stored.put(keys[tokenizer][code], n_tokens)
-        found[tokenizer].update(counted)
-    return found
+
+    def finish(results: Sequence[dict[str, int] | str]) -> dict[str, dict[str, int]]:
+        counted = dict(zip((task.tokenizer for task in shipped), results))
+        for task in tasks:
+            if task.tokenizer not in shipped_ids:
+                counted[task.tokenizer] = run_fit_task(task, by_id[task.tokenizer])
+        for tokenizer, totals in counted.items():
+            if isinstance(totals, str):
+                found.pop(tokenizer)  # raised: no entry, as a failed row has no figures
+                continue
+            for code, n_tokens in totals.items():
+                stored.put(keys[tokenizer][code], n_tokens)
+            found[tokenizer].update(totals)
+        return found
+
+    return FitWork(shipped, [by_id[i] for i in shipped_ids], finish)
 
 
 def calibration_entries(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]],

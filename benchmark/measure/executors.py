@@ -51,6 +51,10 @@ class CountTask:
     check_vocabulary: bool = False  # also `vocabulary_health` (one task per tokenizer does)
     renyi_interval: bool = False  # also the Rényi efficiency's interval of each slice (count_texts)
 
+    @property
+    def n_lines(self) -> int:
+        return sum(len(texts) for _, texts, _ in self.slices)
+
 
 @dataclass(frozen=True)
 class CountResult:
@@ -143,11 +147,12 @@ def count_tasks(tokenizer: str, recipe: Recipe | None, texts_by_language: dict[s
     return tasks
 
 
-def start_counting(executor: Executor, tasks: Sequence[CountTask], vocab_sizes: dict[str, int]) -> Pending:
-    """`run_count_task` of each task begun on `executor`, handed out heaviest first
+def start_counting(executor: Executor, tasks: Sequence, vocab_sizes: dict[str, int], *,
+                   function: Callable = run_count_task) -> Pending:
+    """`function` (`run_count_task`) of each task begun on `executor`, handed out heaviest first
     (`heaviest_first`); `results()` gives them in the tasks' order."""
     order = heaviest_first(tasks, vocab_sizes)
-    pending = executor.start(run_count_task, [tasks[k] for k in order])
+    pending = executor.start(function, [tasks[k] for k in order])
 
     def finish(on_done: Callable[[], None] | None = None) -> list[CountResult]:
         in_order: list = [None] * len(tasks)
@@ -158,15 +163,16 @@ def start_counting(executor: Executor, tasks: Sequence[CountTask], vocab_sizes: 
     return Pending(finish, pending.cancel)
 
 
-def heaviest_first(tasks: Sequence[CountTask], vocab_sizes: dict[str, int]) -> list[int]:
-    """The tasks' indices, the longest first as far as can be told before running them (a
-    vocabulary check by its entries, a count by its sentences): two workers given the long ones
-    first end together, where a long one left for last keeps one core busy alone."""
+def heaviest_first(tasks: Sequence, vocab_sizes: dict[str, int]) -> list[int]:
+    """The tasks' indices (each with a `tokenizer` and `n_lines`), the longest first as far as can
+    be told before running them (a vocabulary check by its entries, the others by their
+    sentences): two workers given the long ones first end together, where a long one left for
+    last keeps one core busy alone."""
     def weight(index: int) -> tuple[int, int]:
         task = tasks[index]
-        if task.check_vocabulary and not task.slices:
+        if getattr(task, "check_vocabulary", False) and not task.n_lines:
             return 1, vocab_sizes.get(task.tokenizer, 0)
-        return 0, sum(len(texts) for _, texts, _ in task.slices)
+        return 0, task.n_lines
 
     return sorted(range(len(tasks)), key=weight, reverse=True)
 

@@ -30,7 +30,9 @@ from benchmark.adapters import (
     train_tasks,
 )
 from benchmark.corpora.languages import script_of
-from benchmark.measure.calibration import calibration_entries, describe_fit, fit_counts, fit_lines
+from benchmark.measure.calibration import (
+    FitTask, FitWork, calibration_entries, describe_fit, fit_lines, run_fit_task, start_fit_counts,
+)
 from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
 from benchmark.plumbing.errors import one_line
@@ -41,6 +43,7 @@ from benchmark.measure.executors import (
     count_tasks,
     merge_results,
     merged_vocabulary,
+    run_count_task,
     share_adapters,
     start_counting,
 )
@@ -109,11 +112,13 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         words = complete_words(merge_segments(segmenting, found[len(floor):]))
         clock.lap("words and information floor")
         ready = [t for t in tokenizers if isinstance(t, Adapter)]
-        counted, vocabularies = _count_all(ready, plan, words, executor, progress, stored, while_counting)
+        fitted = fit_lines(plan.corpus, plan.languages, plan.max_sentences)
+        fit = start_fit_counts(ready, fitted, executor, stored)  # the calibration's dev counts: on the same workers
+        counted, vocabularies, fitted_counts = _count_all(ready, plan, words, executor, progress, stored,
+                                                          while_counting, fit)
         rare = {} if plan.quick else rare_shares(ready, plan.training, executor, progress, stored)  # --quick: none (record)
         clock.lap("counting")
-        fitted = fit_lines(plan.corpus, plan.languages, plan.max_sentences)
-        fit_totals = fit_counts(ready, fitted, executor, progress, stored)  # the calibration's dev counts
+        fit_totals = fit.finish(fitted_counts)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("calibration")
@@ -231,11 +236,12 @@ def _short_of_target(tokenizer: Adapter | NotBuilt, trained: TrainedId | None) -
 
 def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, LanguageWords], executor: Executor,
                progress: Progress, stored: ResultsCache | None = None,
-               while_counting: Callable[[], None] | None = None):
-    """tokenizer id -> (counts per language, reason per language it failed on), and tokenizer id
-    -> its vocabulary check. What `stored` holds is taken from it; the rest is counted:
-    tokenizers with a recipe on the executor, one without (a test's stand-in) here. Every task
-    carries its sentences' word spans, found once for the run."""
+               while_counting: Callable[[], None] | None = None, fit: FitWork | None = None):
+    """tokenizer id -> (counts per language, reason per language it failed on), tokenizer id ->
+    its vocabulary check, and the results of `fit`'s tasks (run on the same workers). What `stored`
+    holds is taken from it; the rest is counted: tokenizers with a recipe on the executor, one
+    without (a test's stand-in) here. Every task carries its sentences' word spans, found once."""
+    fit = fit or FitWork([], [], lambda results: {})
     stored = stored or ResultsCache.off()
     texts = {code: plan.measure_texts[code] for code in plan.languages}
     spans = {code: words[code].spans for code in plan.languages}
@@ -258,24 +264,26 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
     to_count = [t for t in tokenizers if t.id in todo]
     pooled = executor.n_workers > 1
     shipped = [t for t in to_count if pooled and (executor.shares_memory or t.recipe is not None)]
-    share_adapters(shipped)
+    share_adapters([*shipped, *fit.shared])
     tasks = {t.id: count_tasks(t.id, None if executor.shares_memory else t.recipe,
                                {code: texts[code] for code in todo[t.id][0]}, spans,
                                check_vocabulary=todo[t.id][1], renyi_interval=wants_renyi_interval(t),
                                apart=executor.shares_memory)
              for t in shipped}
     where = f"{executor.name}, {executor.n_workers} worker{'s' * (executor.n_workers > 1)}" if pooled else "this process"
-    step = progress.task(f"counting ({where})",
-                         total=sum(map(len, tasks.values())) + sum(t.id not in tasks for t in to_count))
+    step = progress.task(f"counting ({where})", total=sum(map(len, tasks.values())) + len(fit.tasks)
+                         + sum(t.id not in tasks for t in to_count))
     flat = [task for tokenizer_tasks in tasks.values() for task in tokenizer_tasks]
-    pending = start_counting(executor, flat, {t.id: t.vocab_size for t in shipped})
+    pending = start_counting(executor, [*flat, *fit.tasks], {t.id: t.vocab_size for t in shipped},
+                             function=_count_or_fit)
     if while_counting is not None:
         try:
             while_counting()
         except BaseException:
             pending.cancel()
             raise
-    results = iter(pending.results(on_done=lambda: progress.advance(step)))
+    done_tasks = pending.results(on_done=lambda: progress.advance(step))
+    results, fitted_counts = iter(done_tasks[:len(flat)]), done_tasks[len(flat):]
     counted, vocabularies = {}, {}
     for tokenizer in tokenizers:
         cached_counts, cached_vocabulary = known[tokenizer.id]
@@ -298,7 +306,12 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
         counted[tokenizer.id] = ({code: merged[code] for code in texts if code in merged}, failures)
         vocabularies[tokenizer.id] = vocabulary
     progress.finish(step)
-    return counted, vocabularies
+    return counted, vocabularies, fitted_counts
+
+
+def _count_or_fit(task):
+    """A counting task or a calibration one (`FitTask`), on the same workers."""
+    return run_fit_task(task) if isinstance(task, FitTask) else run_count_task(task)
 
 
 def wants_renyi_interval(tokenizer: Adapter) -> bool:
