@@ -29,6 +29,7 @@ from benchmark.measure.executors import (
 )
 from benchmark.measure.plan import RunConfig, plan_run
 from benchmark.measure.run import run_benchmark
+from tests.support.dask_processes import stop_workers_then_scheduler
 from tests.support.rows import rows_without_timing
 
 TOKENIZERS = ("bpe/*", "sentencepiece/*", "hf/*", "tiktoken/*")
@@ -141,10 +142,7 @@ def dask_cluster(tmp_path):
             client.wait_for_workers(2, timeout=60)
         yield address
     finally:
-        for process in reversed(processes):
-            process.terminate()
-        for process in processes:
-            process.wait(timeout=30)
+        stop_workers_then_scheduler(processes)
 
 
 def test_a_dask_cluster_counts_exactly_what_one_process_counts(serial, pooled, dask_cluster):

@@ -22,6 +22,7 @@ import pytest
 from benchmark.cli.parser import main
 from benchmark.results.rows import load_results
 from tests.support.paths import DATA, REPO
+from tests.support.dask_processes import stop_workers_then_scheduler
 from tests.support.rows import rows_without_timing
 
 RUN = ["run", "--corpus", str(DATA / "tiny_corpus"), "--tokenizers", "tiktoken/cl100k_base", "--repeats", "1",
@@ -96,10 +97,7 @@ def tls_cluster(tmp_path_factory):
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         yield address, certificates
     finally:
-        for process in reversed(processes):
-            process.terminate()
-        for process in processes:
-            process.wait(timeout=30)
+        stop_workers_then_scheduler(processes)
 
 
 def counted(folder: Path) -> list[dict]:

@@ -8,6 +8,7 @@ import csv
 import dataclasses
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -62,25 +63,31 @@ def test_many_languages_show_one_row_per_script_most_undercounted_first(results)
     assert len(errors.headers) == len(errors.rows[0])
 
 
-def test_the_pages_show_the_section_and_link_both_files_and_escape_names(results, tmp_path):
-    write_reports(results, tmp_path, plots=False)
-    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+@pytest.fixture(scope="module")
+def written(results, tmp_path_factory) -> Path:
+    """The reports of `results` without plots, written once for the tests that read them."""
+    folder = tmp_path_factory.mktemp("calibration-report")
+    write_reports(results, folder, plots=False)
+    return folder
+
+
+def test_the_pages_show_the_section_and_link_both_files_and_escape_names(written):
+    readme = (written / "README.md").read_text(encoding="utf-8")
     assert "## Estimating tokens without a tokenizer" in readme and "[calibration.json](calibration.json)" in readme
-    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    page = (written / "index.html").read_text(encoding="utf-8")
     assert 'id="calibration"' in page and 'href="calibration.csv"' in page and "<img src=x" not in page
     assert_no_payload_markup(readme)
 
 
-def test_the_files_hold_the_table_at_full_precision_with_the_hostile_name_made_inert(results, tmp_path):
-    write_reports(results, tmp_path, plots=False)
-    lines = list(csv.DictReader(io.StringIO((tmp_path / "calibration.csv").read_text(encoding="utf-8"))))
+def test_the_files_hold_the_table_at_full_precision_with_the_hostile_name_made_inert(results, written, tmp_path):
+    lines = list(csv.DictReader(io.StringIO((written / "calibration.csv").read_text(encoding="utf-8"))))
     assert len(lines) == len(results.calibration)
     for line, entry in zip(lines, results.calibration):
         assert (line["tokenizer"], line["group"]) == (entry.tokenizer, entry.group)
         assert float(line["tokens_per_byte"]) == entry.tokens_per_byte
     swahili = next(line for line in lines if line["group"] == "swh_Latn")
     assert swahili["name"] == "'" + HOSTILE
-    document = json.loads((tmp_path / "calibration.json").read_text(encoding="utf-8"))
+    document = json.loads((written / "calibration.json").read_text(encoding="utf-8"))
     assert document["format"] == "tokencost-calibration" and set(document["tokenizers"]) == {
         "tiktoken/cl100k_base", "tiktoken/o200k_base"}
     assert [{k: v for k, v in e.items() if k != "name"} for e in document["entries"]] == [
@@ -88,4 +95,4 @@ def test_the_files_hold_the_table_at_full_precision_with_the_hostile_name_made_i
     again = tmp_path / "again"
     write_reports(results, again, plots=False)
     for name in ("calibration.csv", "calibration.json", "README.md"):
-        assert (again / name).read_bytes() == (tmp_path / name).read_bytes()
+        assert (again / name).read_bytes() == (written / name).read_bytes()

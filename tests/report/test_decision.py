@@ -28,9 +28,10 @@ def results():
     return load_results(FIXTURE)
 
 
-@pytest.fixture()
-def prices(tmp_path):
-    path = tmp_path / "prices.csv"
+@pytest.fixture(scope="module")
+def prices(tmp_path_factory):
+    """A user's prices file; the tests only read it, so one a module."""
+    path = tmp_path_factory.mktemp("prices") / "prices.csv"
     path.write_text("model,input_usd_per_mtok,context_window,tokenizer\n"
                     "cheap-o200k,0.10,100000,tiktoken/o200k_base\n"
                     "scout,0.17,20000000,llama/llama4\n"
@@ -143,12 +144,14 @@ def test_a_link_can_carry_the_filter():
 # ------------------------------------------------------------------ README.md and index.html lead with it
 
 
-@pytest.fixture()
-def rendered(results, prices, tmp_path):
+@pytest.fixture(scope="module")
+def rendered(results, prices, tmp_path_factory):
+    """README.md and index.html of one report priced by `prices`, written once for the tests that read them."""
     from benchmark.report import write_reports
 
-    write_reports(results, tmp_path, plots=False, prices=prices)
-    return (tmp_path / "README.md").read_text(encoding="utf-8"), (tmp_path / "index.html").read_text(encoding="utf-8")
+    out = tmp_path_factory.mktemp("decision-report")
+    write_reports(results, out, plots=False, prices=prices)
+    return (out / "README.md").read_text(encoding="utf-8"), (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_report_reads_the_users_prices_and_names_them_as_the_source(rendered, prices):
