@@ -1,4 +1,9 @@
-"""Test-wide settings: tests write nothing into the working directory.
+"""Test-wide settings: tests write nothing into the working directory, nor into the user's cache.
+
+- The caches a run keeps (trained models, counts, price listings) go to a temporary folder made
+  for each test process (`XDG_CACHE_HOME`, which subprocesses inherit), not `~/.cache/tokencost`:
+  a test that runs `benchmark run` without `--cache-dir` counts from scratch, as on a fresh
+  machine, instead of reading what an earlier run left there.
 
 - Hypothesis keeps no example database, and its other files (a cache of constants it found in the
   code) go to a temporary folder instead of `.hypothesis/` in the current folder.
@@ -10,6 +15,9 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import tempfile
 
 import pytest
@@ -19,6 +27,8 @@ from hypothesis.configuration import set_hypothesis_home_dir
 settings.register_profile("no-database", database=None)
 settings.load_profile("no-database")
 set_hypothesis_home_dir(tempfile.mkdtemp(prefix="tokencost-hypothesis-"))
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME = tempfile.mkdtemp(prefix="tokencost-cache-")
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)  # its models and counts are this run's alone
 
 DEFAULT_BENCHMARK_STORAGE = "file://./.benchmarks"
 
