@@ -341,6 +341,7 @@ def _time_all(tokenizers: Sequence[Adapter], plan: Plan, cells: dict[str, tuple[
                 timed[tokenizer.id], failed = {}, {code: str(exc) for code in cells[tokenizer.id] if code not in failures}
         else:
             timed[tokenizer.id], failed = _time_tokenizer(tokenizer, plan, cells[tokenizer.id], yardstick, failures)
+            tokenizer.reset_cache()  # its warm cache is not used again: the next tokenizers' reuse its memory
         failures.update(failed)
         progress.advance(step)
     progress.finish(step)
