@@ -113,6 +113,9 @@ class FitWork:
     finish: Callable[[Sequence[dict[str, int] | str]], dict[str, dict[str, int]]]
 
 
+NO_FIT = FitWork([], [], lambda results: {})  # nothing to fit: no dev split, or no production tokenizer
+
+
 def start_fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]], executor,
                      stored) -> FitWork:
     """`fit_counts` in two halves, so that its tasks can share a pool with others (the run's
@@ -122,7 +125,7 @@ def start_fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequenc
 
     wanted = [t for t in tokenizers if is_production(t.family)]
     if not fitted or not wanted:
-        return FitWork([], [], lambda results: {})
+        return NO_FIT
     digests = {code: texts_digest(lines) for code, lines in fitted.items()}
     keys = {}
     for tokenizer in wanted:

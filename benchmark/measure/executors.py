@@ -209,10 +209,9 @@ class Executor:
         """`function` of each task, in task order, calling `on_done` after each."""
         return self.start(function, tasks).results(on_done)
 
-    def start(self, function: Callable, tasks: Sequence, *, workers: int | None = None) -> Pending:
-        """`map` begun now and taken later (`Pending.results`), so this process can work meanwhile
-        (on `workers` of the executor's workers at most); here, in this process, the tasks run
-        when the results are taken."""
+    def start(self, function: Callable, tasks: Sequence) -> Pending:
+        """`map` begun now and taken later (`Pending.results`), so this process can work meanwhile;
+        here, in this process, the tasks run when the results are taken."""
         def finish(on_done: Callable[[], None] | None = None) -> list:
             results = []
             for task in tasks:
@@ -262,7 +261,7 @@ class ProcessExecutor(Executor):
     def shares_memory(self) -> bool:
         return _fork_is_safe()
 
-    def start(self, function: Callable, tasks: Sequence, *, workers: int | None = None) -> Pending:
+    def start(self, function: Callable, tasks: Sequence) -> Pending:
         """The tasks on a pool forked now. Until `results()` returns, this process runs the pool's
         thread: it forks nothing else meanwhile (`fork_is_safe` would refuse)."""
         import multiprocessing
@@ -271,7 +270,7 @@ class ProcessExecutor(Executor):
         if not tasks:
             return Pending(lambda on_done=None: [])
         context = multiprocessing.get_context("fork" if _fork_is_safe() else "spawn")
-        pool = ProcessPoolExecutor(max_workers=min(workers or self.n_workers, self.n_workers, len(tasks)), mp_context=context,
+        pool = ProcessPoolExecutor(max_workers=min(self.n_workers, len(tasks)), mp_context=context,
                                    initializer=_worker_start, initargs=(os.getpid(),))
         futures = [pool.submit(function, task) for task in tasks]
 
@@ -306,7 +305,7 @@ class DaskExecutor(Executor):
             self._client = dask_cluster.connect(scheduler)
         self.n_workers = dask_cluster.n_workers(self._client) or n_workers
 
-    def start(self, function: Callable, tasks: Sequence, *, workers: int | None = None) -> Pending:
+    def start(self, function: Callable, tasks: Sequence) -> Pending:
         from benchmark.measure.dask_cluster import result_while_workers
 
         futures = self._client.map(function, tasks, pure=False)

@@ -244,13 +244,6 @@ def _kind_name(kind: Any) -> str:
     return getattr(kind, "__qualname__", str(kind))
 
 
-def cached_words(texts_by_language: dict[str, Sequence[str]], cache: ResultsCache, segment) -> dict[str, Any]:
-    """Every language's `LanguageWords`, from the cache where it holds them; `segment` finds the
-    others (one call, for all of them) and they are stored."""
-    missing, complete = words_from_cache(texts_by_language, cache)
-    return complete(segment(missing) if missing else {})
-
-
 def words_from_cache(texts_by_language: dict[str, Sequence[str]], cache: ResultsCache):
     """(the languages whose words the cache lacks, with their texts; `complete`): `complete(found)`
     stores the words found for those and gives every language's words (a run finds them on its

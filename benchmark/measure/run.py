@@ -31,7 +31,7 @@ from benchmark.adapters import (
 )
 from benchmark.corpora.languages import script_of
 from benchmark.measure.calibration import (
-    FitTask, FitWork, calibration_entries, describe_fit, fit_lines, run_fit_task, start_fit_counts,
+    NO_FIT, FitTask, FitWork, calibration_entries, describe_fit, fit_lines, run_fit_task, start_fit_counts,
 )
 from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
@@ -96,8 +96,8 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
         floor = [tuple(lines) for lines in texts.values()]
         prepared = executor.start(_before_counting, [*training, *floor, *segmenting])
         try:
-            step = progress.task(f"loading the vendors' tokenizers{f' while {executor.n_workers} workers train' * bool(training)}",
-                                 total=None)
+            busy = f" while {executor.n_workers} workers train" if training else ""
+            step = progress.task(f"loading the vendors' tokenizers{busy}", total=None)
             from_files.update(_build_vendors(plan, from_files, progress, step))
             found = prepared.results()[len(training):]
             progress.finish(step)
@@ -241,7 +241,7 @@ def _count_all(tokenizers: Sequence[Adapter], plan: Plan, words: dict[str, Langu
     its vocabulary check, and the results of `fit`'s tasks (run on the same workers). What `stored`
     holds is taken from it; the rest is counted: tokenizers with a recipe on the executor, one
     without (a test's stand-in) here. Every task carries its sentences' word spans, found once."""
-    fit = fit or FitWork([], [], lambda results: {})
+    fit = fit or NO_FIT
     stored = stored or ResultsCache.off()
     texts = {code: plan.measure_texts[code] for code in plan.languages}
     spans = {code: words[code].spans for code in plan.languages}

@@ -10,13 +10,14 @@ report drew from the same data, code and style is taken from its files instead (
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import os
 from pathlib import Path
 
 from benchmark.plumbing.children import Pending, die_with_parent, fork_is_safe, usable_cores
 from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
-from benchmark.report.plots.reuse import drawn_data_json, has_digests, plot_digest, previous_files, timing_drawn
+from benchmark.report.plots.reuse import drawn_data_json, plot_digest, previous_files, timing_drawn
 from benchmark.report.plots.style import PNG_DPI, plot_style
 from benchmark.report.view import ReportView
 
@@ -68,15 +69,12 @@ def start_plots(results: ReportView, *, svg: bool = False, workers: int | None =
     """`render_plots` begun: the plots draw on the workers while this process does other work,
     and `results()` waits for them. A previous report with no digests has no plot to give, so
     the drawing starts before the digests are computed, here, meanwhile."""
-    data = {}
-
+    @functools.cache
     def digests() -> dict[str, str]:
-        if not data:
-            drawn = {timing: drawn_data_json(results, timing=timing) for timing in {timing_drawn(spec) for spec in PLOTS}}
-            data.update((spec.name, plot_digest(spec, results, drawn_data=drawn[timing_drawn(spec)])) for spec in PLOTS)
-        return data
+        drawn = {timing: drawn_data_json(results, timing=timing) for timing in {timing_drawn(spec) for spec in PLOTS}}
+        return {spec.name: plot_digest(spec, results, drawn_data=drawn[timing_drawn(spec)]) for spec in PLOTS}
 
-    kept = previous_files(previous, digests(), svg=svg) if has_digests(previous) else {}
+    kept = previous_files(previous, digests, svg=svg)
     todo = sorted((index for index, spec in enumerate(PLOTS) if spec.name not in kept),
                   key=lambda index: not PLOTS[index].slow_to_draw)  # stable: the rest in reading order
     n_workers = min(workers or usable_cores(), len(todo))
@@ -94,7 +92,7 @@ def start_plots(results: ReportView, *, svg: bool = False, workers: int | None =
             _view = None  # the workers are forked: they hold their own copy
 
         def finish() -> list[RenderedPlot]:
-            digests()
+            digests()  # here, while the workers draw, before waiting for them
             with pool:
                 return _in_order(results, kept, {index: future.result() for index, future in zip(todo, futures)},
                                  digests())

@@ -25,6 +25,7 @@ import ast
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -165,15 +166,17 @@ def style_key() -> dict[str, object]:
             "cjk_font": font, "cjk_font_file": font_file, "png_dpi": PNG_DPI}
 
 
-def previous_files(folder: Path | None, digests: dict[str, str], *, svg: bool) -> dict[str, tuple[bytes, bytes | None]]:
-    """name -> (PNG, SVG or None) of the plots the report at `folder` drew with these digests, read
-    from its files, each listed unchanged in its manifest (an SVG only when `svg`; a plot without
-    the SVG asked for is not reused)."""
-    if folder is None:
+def previous_files(folder: Path | None, digests: Callable[[], dict[str, str]], *,
+                   svg: bool) -> dict[str, tuple[bytes, bytes | None]]:
+    """name -> (PNG, SVG or None) of the plots the report at `folder` drew with the digests that
+    `digests()` gives, read from its files, each listed unchanged in its manifest (an SVG only when
+    `svg`; a plot without the SVG asked for is not reused). `digests` is not called when the folder
+    records none (a fresh folder): then the drawing need not wait for them."""
+    recorded = _recorded_digests(folder) if folder is not None else {}
+    if not recorded:
         return {}
-    recorded = _recorded_digests(folder)
     found = {}
-    for name, digest in digests.items():
+    for name, digest in digests().items():
         if recorded.get(name) != digest:
             continue
         png = listed_unchanged(folder, f"plots/{name}.png")
@@ -181,11 +184,6 @@ def previous_files(folder: Path | None, digests: dict[str, str], *, svg: bool) -
         if png is not None and (svg_bytes is not None or not svg):
             found[name] = (png, svg_bytes)
     return found
-
-
-def has_digests(folder: Path | None) -> bool:
-    """Whether the report at `folder` lists a digests file, so that a plot of it may be reused."""
-    return folder is not None and bool(_recorded_digests(folder))
 
 
 def _recorded_digests(folder: Path) -> dict[str, str]:
