@@ -16,13 +16,13 @@ from __future__ import annotations
 import functools
 import inspect
 from array import array
-from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Mapping, Sequence
 
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.results.rows import ROW_INTERVALS, ResultRow
+from benchmark.measure.id_counts import IdCounts
 from benchmark.measure.timing import RUN_CLOCK, YARDSTICK_CHUNK_TEXTS, ThroughputResult, measure_throughput
 
 EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at least this long
@@ -31,12 +31,12 @@ EXAMPLE_MIN_CHARS = 40  # the example sentence: the shortest reference line at l
 @dataclass
 class Counts:
     """What counting one tokenizer over some sentences found. Every field adds up across slices
-    of the text (lists concatenate, numbers and Counters add) and None, not applicable to this
+    of the text (lists concatenate, numbers and id counts add) and None, not applicable to this
     tokenizer or language, stays None: `merge` follows from the fields."""
 
     tokens_per_line: list[int] = field(default_factory=list)
     n_roundtrip: int = 0
-    token_counts: Counter = field(default_factory=Counter)  # token id -> how often it occurred
+    token_counts: IdCounts = field(default_factory=IdCounts)  # how often each token id occurred
     n_unk: int | None = None  # None: the tokenizer has no unknown token
     n_byte_fallback: int | None = None  # None: it has no byte-fallback pieces
     n_partial_char: int | None = None  # tokens whose bytes are not valid UTF-8 alone; None: it has none
@@ -49,10 +49,6 @@ class Counts:
     # The Rényi efficiency's interval over these sentences (renyi_interval.py), when asked for; it
     # needs every line's ids, so it is found where they are and does not add up: a merge drops it.
     renyi_efficiency_ci: tuple[float, float] | None = None
-
-    @property
-    def used_ids(self) -> set[int]:
-        return set(self.token_counts)
 
     def merge(self, later: Counts) -> Counts:
         """These counts followed by `later`'s (the sentences after them)."""
@@ -75,8 +71,7 @@ def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] |
     efficiency's interval over these texts."""
     encode, decode = adapter.encode, adapter.decode
     counts = Counts()
-    token_counts = counts.token_counts
-    every_id = array("q") if renyi_interval else None
+    every_id = array("q")
     if words is not None:
         encode_with_spans = adapter.encode_with_spans
         token_starts, token_ends, word_bounds = array("q"), array("q"), array("i")
@@ -94,10 +89,9 @@ def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] |
             line_words.append(len(words[k]) // 2)
         counts.tokens_per_line.append(len(ids))
         counts.n_roundtrip += decode(ids) == text
-        token_counts.update(ids)
-        if every_id is not None:
-            every_id.extend(ids)
-    if every_id is not None:
+        every_id.extend(ids)
+    counts.token_counts = token_counts = IdCounts.of_ids(every_id)
+    if renyi_interval:
         from benchmark.measure.renyi_interval import renyi_efficiency_cis
 
         interval = renyi_efficiency_cis([(every_id, counts.tokens_per_line, adapter.vocab_size)])[0]
@@ -105,12 +99,12 @@ def count_texts(adapter: Adapter, texts: Sequence[str], words: Sequence[array] |
         counts.renyi_efficiency_ci = metrics.containing(interval, estimate)
     # Per token id, not per token: the same counts, a fraction of the lookups.
     if adapter.unk_id is not None:
-        counts.n_unk = token_counts.get(adapter.unk_id, 0)
+        counts.n_unk = token_counts.count_of(adapter.unk_id)
     if adapter.byte_fallback_ids:
-        counts.n_byte_fallback = sum(n for i, n in token_counts.items() if i in adapter.byte_fallback_ids)
+        counts.n_byte_fallback = token_counts.total_of(adapter.byte_fallback_ids)
     partial = adapter.partial_char_ids
     if partial:  # none in WordPiece: every entry is whole characters
-        counts.n_partial_char = sum(n for i, n in token_counts.items() if i in partial)
+        counts.n_partial_char = token_counts.total_of(partial)
     if words is not None:
         _align(counts, token_starts, token_ends, word_bounds, line_bytes, line_tokens, line_words)
     return counts

@@ -54,8 +54,8 @@ _SUFFIX = ".entry"
 # calibration (relative to benchmark/): every module those import, at any depth, but plumbing/
 # (errors, files, the seal: no figure) and corpora/ (the texts, whose digest is in each key);
 # tests/measure/test_results_cache_code.py derives that closure from the imports and checks it.
-_CODE = ("adapters", "bpe", "words", "results", "measure/counting.py", "measure/vocabulary.py", "measure/batches.py",
-         "measure/twins.py", "measure/renyi_interval.py", "measure/cells.py", "measure/timing.py",
+_CODE = ("adapters", "bpe", "words", "results", "measure/counting.py", "measure/id_counts.py", "measure/vocabulary.py",
+         "measure/batches.py", "measure/twins.py", "measure/renyi_interval.py", "measure/cells.py", "measure/timing.py",
          "measure/executors.py", "measure/dask_cluster.py", "measure/results_cache.py", "measure/rare_entries.py",
          "measure/calibration.py")
 # The engines that turn text into ids and word spans, then every package a production tokenizer's

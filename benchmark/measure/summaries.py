@@ -13,12 +13,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Mapping, Sequence
 
 from benchmark.results import metrics
 from benchmark.adapters import Adapter, NotBuilt
 from benchmark.measure.counting import Counts
+from benchmark.measure.id_counts import IdCounts
 from benchmark.results.record import DistributionSettings
 from benchmark.results.rows import TokenizerSummary
 from benchmark.measure.vocabulary import VocabularyHealth
@@ -64,10 +64,7 @@ def build_summaries(tokenizers: Sequence[Adapter | NotBuilt], languages: Sequenc
             note = "one language: no fairness figures"
         else:
             note = f"not counted on {', '.join(sorted(set(languages) - set(counts)))}: no fairness figures"
-        pooled: Counter = Counter()
-        for code in languages:
-            if code in counts:
-                pooled.update(counts[code].token_counts)
+        pooled = IdCounts.pooled(counts[code].token_counts for code in languages if code in counts)
         vocabulary = vocabularies.get(tokenizer.id)
         if isinstance(vocabulary, str):
             note = "; ".join(filter(None, (note, f"vocabulary check failed: {vocabulary}")))

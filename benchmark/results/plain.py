@@ -1,6 +1,6 @@
 """Typed values as JSON data and back, checked against their annotations.
 
-`to_plain(value)` turns a dataclass (and the tuples, lists, Counters and arrays it holds) into
+`to_plain(value)` turns a dataclass (and the tuples, lists and arrays it holds) into
 what json.dumps writes; `from_plain(hint, data, where)` reads such data back as the type `hint`
 says, checking every field, and raises a RecordError naming `where` and what is wrong. The run
 record (record.py), the summaries and the results cache's entries are read through it.
@@ -16,7 +16,6 @@ import sys
 import types
 import typing
 from array import array
-from collections import Counter
 from typing import Any, Union
 
 
@@ -25,22 +24,17 @@ class RecordError(ValueError):
 
 
 def from_plain(hint: Any, value: Any, where: str, *, strict: bool = True) -> Any:
-    """`value` read from JSON as the type `hint` says (a dataclass, tuple, list, dict, Counter,
+    """`value` read from JSON as the type `hint` says (a dataclass, tuple, list, dict,
     array, scalar), checked field by field; a RecordError names `where` and what is wrong."""
     return _decode(hint, value, where, strict)
 
 
 def to_plain(value: Any) -> Any:
     """A typed value as JSON data that `from_plain` reads back equal: a dataclass as an object of
-    its fields, a Counter as {"keys", "counts"} (its keys need not be strings), an array as its
-    typecode and its bytes (little-endian, base64: a language's word spans are megabytes of
-    numbers), tuples as lists."""
+    its fields, an array as its typecode and its bytes (little-endian, base64: a language's word
+    spans are megabytes of numbers), tuples as lists."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Counter):
-        # subtle: in its own order, not sorted: a sum over it (the Rényi efficiency) is a float
-        # whose last digit depends on the order of its terms
-        return {"keys": list(value), "counts": list(value.values())}
     if isinstance(value, array):
         little = array(value.typecode, value)
         if sys.byteorder == "big":
@@ -115,13 +109,6 @@ def _decode(hint: Any, value: Any, where: str, strict: bool) -> Any:
         if not isinstance(value, list):
             raise RecordError(f"{where}: expected a list, got {type(value).__name__}")
         return _items(typing.get_args(hint)[0], value, where, strict)
-    if hint is Counter:  # token id -> count: whole numbers both
-        if not isinstance(value, dict) or set(value) != {"keys", "counts"} \
-                or not isinstance(value["keys"], list) or not isinstance(value["counts"], list) \
-                or len(value["keys"]) != len(value["counts"]):
-            raise RecordError(f"{where}: expected a Counter's keys and counts")
-        keys = _items(int, value["keys"], f"{where} keys", strict)
-        return Counter(dict(zip(keys, _items(int, value["counts"], f"{where} counts", strict))))
     if hint is array:
         return _array(value, where)
     return _scalar(hint, value, where)

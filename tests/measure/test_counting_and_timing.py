@@ -302,7 +302,7 @@ def test_word_figures_of_a_row_checked_by_hand():
     assert row.whole_word_rate == 1.0 and row.continued_word_rate == 0.0
     assert row.partial_char_rate is None  # no entry of this vocabulary is part of a character
     # Token counts per id: the distribution the Rényi efficiency is of (the: 2, cat: 1, ...).
-    assert counts.token_counts[adapter.vocab["the"]] == 2 and sum(counts.token_counts.values()) == 7
+    assert counts.token_counts.count_of(adapter.vocab["the"]) == 2 and sum(counts.token_counts.values()) == 7
     # Without word spans (a language without a segmenter) the word figures are blank.
     blank = build_row(adapter, "xyz", texts, count_texts(adapter, texts), None, None)
     assert blank.n_words is None and blank.fertility is None and blank.whole_word_rate is None
