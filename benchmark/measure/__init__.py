@@ -3,6 +3,7 @@
     plan.py            what a run will do: languages, texts, tokenizer ids
     run.py             the steps in order
     counting.py        counts tokens (our BPE on tiktoken's engine, checked by twins.py)
+    id_counts.py       how often each token id occurred (a row's, in two arrays)
     twins.py           our BPE's twin on tiktoken's engine, checked id for id
     floor.py           the information floor: each language's text compressed
     renyi_interval.py  the Rényi efficiency's bootstrap interval
