@@ -105,7 +105,7 @@ def count_slices(adapter: Adapter, slices: Iterable[tuple[str, Sequence[str], Se
             vocabulary = vocabulary_health(adapter)
         except Exception as exc:
             vocabulary = one_line(exc)
-    if adapter.has_cache and not adapter.reset_keeps_memory:
+    if not adapter.reset_keeps_memory:
         # A worker keeps every model it counts, and our encoder's cache, filled by the twin's checks
         # and the vocabulary's, grew by 41 MB a model over 204 languages: emptied, the next reuses it.
         adapter.reset_cache()

@@ -33,10 +33,8 @@ class IdCounts:
         """The counts of a stream of token ids."""
         import numpy as np
 
-        stream = np.asarray(ids, dtype=np.int64)
-        unique, first, counts = np.unique(stream, return_index=True, return_counts=True)
-        order = np.argsort(first)
-        return cls(_array(unique[order]), _array(counts[order]))
+        unique, first, counts = np.unique(np.asarray(ids, dtype=np.int64), return_index=True, return_counts=True)
+        return cls._first_seen_first(unique, first, counts)
 
     @classmethod
     def pooled(cls, parts: Iterable[IdCounts]) -> IdCounts:
@@ -44,16 +42,22 @@ class IdCounts:
         import numpy as np
 
         parts = list(parts)
-        if len(parts) == 1:
-            return parts[0]
-        ids = np.concatenate([np.frombuffer(part.ids, dtype=np.int64) for part in parts] or [np.empty(0, np.int64)])
-        counts = np.concatenate([np.frombuffer(part.counts, dtype=np.int64) for part in parts]
-                                or [np.empty(0, np.int64)])
+        if len(parts) <= 1:
+            return parts[0] if parts else cls()
+        ids = np.concatenate([np.frombuffer(part.ids, dtype=np.int64) for part in parts])
+        counts = np.concatenate([np.frombuffer(part.counts, dtype=np.int64) for part in parts])
         unique, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
         totals = np.zeros(len(unique), dtype=np.int64)
         np.add.at(totals, inverse, counts)
+        return cls._first_seen_first(unique, first, totals)
+
+    @classmethod
+    def _first_seen_first(cls, unique, first, counts) -> IdCounts:
+        """np.unique's sorted ids and their counts, put back in the order the ids were first seen."""
+        import numpy as np
+
         order = np.argsort(first)
-        return cls(_array(unique[order]), _array(totals[order]))
+        return cls(_array(unique[order]), _array(counts[order]))
 
     def __add__(self, later: IdCounts) -> IdCounts:
         return IdCounts.pooled((self, later))
