@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import gzip
 import importlib.util
 from pathlib import Path
 
@@ -56,6 +57,22 @@ def test_o200k_harmony_is_o200k_bases_ranks_and_pattern(monkeypatch):
     harmony = public.o200k_harmony()
     assert harmony["mergeable_ranks"] is ranks and harmony["pat_str"] is pattern
     assert {m.tokenizer for m in all_models() if m.model.startswith("gpt-oss")} == {"tiktoken/o200k_base"}
+
+
+def test_gpt_oss_counts_as_o200k_base_in_openais_harmony(tmp_path, monkeypatch):
+    # OpenAI's own gpt-oss encoder (openai-harmony, Rust), on the o200k_base file bpe-openai ships
+    # (harmony would download it): the same ids as tiktoken/o200k_base on the first 150 devtest lines
+    # of each default language (all 409,836 FLORES-200 lines: docs/measurements/2026-12-07-new-vendors.md).
+    harmony = pytest.importorskip("openai_harmony")
+    from tests.support.vendor_code import LANGUAGES, devtest_lines, package_file
+
+    (tmp_path / "o200k_base.tiktoken").write_bytes(gzip.decompress(
+        package_file("bpe_openai", "data/o200k_base.tiktoken.gz").read_bytes()))
+    monkeypatch.setenv("TIKTOKEN_ENCODINGS_BASE", str(tmp_path))
+    gpt_oss = harmony.load_harmony_encoding(harmony.HarmonyEncodingName.HARMONY_GPT_OSS)
+    o200k = PRETRAINED["tiktoken/o200k_base"]()
+    lines = [line for language in LANGUAGES for line in devtest_lines(language)[:150]]
+    assert [n for n, line in enumerate(lines) if gpt_oss.encode(line, allowed_special=set()) != o200k.encode(line)] == []
 
 
 def test_llama_models_are_llama_models_registry():
