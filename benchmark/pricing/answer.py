@@ -9,6 +9,7 @@ Reads saved results only (no tokenizer is built), so it answers in well under tw
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,7 +167,20 @@ def split_languages(text: str) -> list[str]:
 def answer_data(text: str, results_path: Path, *, prices: Path | None = None,
                 models: Sequence[str] | None = None) -> Answer:
     """The answer for the languages a user typed (codes or names, comma-separated), from a saved
-    results file; `models`: a shortlist of model names."""
+    results file; `models`: a shortlist of model names.
+
+    The cyclic garbage collector is paused meanwhile: the answer's objects hold no cycles, and its
+    passes over them were a third of the time for a prices file of 222,000 models (8 MB)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _answer_data(text, results_path, prices=prices, models=models)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _answer_data(text: str, results_path: Path, *, prices: Path | None, models: Sequence[str] | None) -> Answer:
     from benchmark.adapters.families import production_tokenizers
     from benchmark.corpora import bundled_languages, bundled_names
     from benchmark.corpora.languages import resolve_code_or_name

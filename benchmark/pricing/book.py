@@ -71,6 +71,7 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
         for name in names:
             tokenizers_of.setdefault(name, []).append(tokenizer)
     measured = {row.tokenizer for row in results.rows}
+    file_name = Path(prices).name
     for model, user in read_user_prices(prices).items():
         where = f"{prices}, line {user.line}"
         if user.tokenizer is not None:
@@ -80,7 +81,7 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
             for tokenizer in tokenizers_of.get(model, ()):  # the user's tokenizer for it wins
                 models[tokenizer].remove(model)
             models.setdefault(user.tokenizer, []).append(model)
-            pairings[model] = f"your prices ({Path(prices).name}, line {user.line})"
+            pairings[model] = f"your prices ({file_name}, line {user.line})"
             notes.pop(model, None)
         elif model not in tokenizers_of:
             raise BenchmarkError(f"{where}: model {model!r} {_why_unpaired(model)}; name its tokenizer in a "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from benchmark.pricing.money import ModelFigures
 from benchmark.results.pairwise import PairwiseRatio, ratio_between
@@ -71,31 +72,36 @@ def _ratio_interval(other: ModelFigures, value: float, best: ModelFigures, best_
 
 def _leader(candidates: Sequence[ModelFigures], figure: Callable[[ModelFigures], float | None],
             pairwise: Sequence[PairwiseRatio], *, lower_is_better: bool, grows_with_tokens: bool) -> Leader | None:
-    scored = [(figure(c), c) for c in candidates if figure(c) is not None]
+    sign = 1 if lower_is_better else -1
+    # Ranked by (figure, name): the best, the tied in that order and the first rival, with no sort of
+    # them all (a user's prices file may name 200,000 models).
+    scored = [((sign * value, c.listing.model), value, c) for c in candidates if (value := figure(c)) is not None]
     if not scored:
         return None
-    scored.sort(key=lambda pair: (pair[0] if lower_is_better else -pair[0], pair[1].model))
-    best_value, best = scored[0]
+    _, best_value, best = min(scored, key=itemgetter(0))
     tied, rivals = [], []
-    for value, other in scored[1:]:
+    for key, value, other in scored:
+        if other is best:
+            continue
         if other.tokenizer == best.tokenizer:  # the same tokens: only the price or window differs
             if value == best_value:
-                tied.append(other)
+                tied.append((key, other))
             continue
         if best_value == 0 or value == 0:  # a free model: the ratio is not defined, the order is
             if value == best_value:
-                tied.append(other)
+                tied.append((key, other))
             else:
-                rivals.append((other, None))
+                rivals.append((key, other, None))
             continue
         ratio, low, high = _ratio_interval(other, value, best, best_value, pairwise,
                                            grows_with_tokens=grows_with_tokens)
         if low <= 1 <= high:
-            tied.append(other)
+            tied.append((key, other))
         else:  # how far ahead the best is, >= 1: the next one's cost over the best's, or the best's room over its
-            rivals.append((other, (ratio, low, high) if lower_is_better else (1 / ratio, 1 / high, 1 / low)))
-    next_best, lead = rivals[0] if rivals else (None, None)
-    return Leader(best.language, best, tuple(tied), next_best, lead)
+            rivals.append((key, other, (ratio, low, high) if lower_is_better else (1 / ratio, 1 / high, 1 / low)))
+    tied.sort(key=itemgetter(0))
+    _, next_best, lead = min(rivals, key=itemgetter(0)) if rivals else (None, None, None)
+    return Leader(best.language, best, tuple(other for _, other in tied), next_best, lead)
 
 
 def cheapest(candidates: Sequence[ModelFigures], pairwise: Sequence[PairwiseRatio] = ()) -> Leader | None:

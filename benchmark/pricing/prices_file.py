@@ -40,6 +40,7 @@ MAX_CONTEXT_WINDOW = 10**9
 _PLAIN_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _SEPARATED = re.compile(r"[0-9][,' _\u00a0\u202f.][0-9]")  # a comma, space, apostrophe... between digits
 _CURRENCY_OR_UNIT = re.compile(r"[$€£¥₹\u00a4]|[A-Za-z]{2,}|[kKmM]\b|/")
+_FIELD_LIMIT = csv.field_size_limit()  # a longer cell is the csv module's error, on any path
 _PRICE_HINT = "US dollars per million input tokens as a plain number with a decimal point, e.g. 2.50"
 _WINDOW_HINT = "tokens as a whole number without separators, e.g. 128000"
 
@@ -71,22 +72,26 @@ def read_user_prices(path: Path) -> dict[str, UserPrice]:
     columns = _columns(header, path)
     source = f"your prices ({path.name}, {_modified(path)})"
     prices: dict[str, UserPrice] = {}
+    n_columns, name = len(columns), path.name
+    # Where each column is; an absent optional column reads as the empty cell appended to each line.
+    model_at, price_at, window_at, tokenizer_at, provider_at = (
+        columns.index(column) if column in columns else n_columns for column in COLUMNS)
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
         cells = _cells(line, path, number)
-        if len(cells) != len(columns):
-            raise BenchmarkError(f"{path}, line {number}: {len(cells)} fields, the header has {len(columns)}")
-        row = dict(zip(columns, (cell.strip() for cell in cells)))
-        model = row["model"]
+        if len(cells) != n_columns:
+            raise BenchmarkError(f"{path}, line {number}: {len(cells)} fields, the header has {n_columns}")
+        cells = [cell.strip() for cell in cells] + [""]
+        model = cells[model_at]
         if not model:
             raise BenchmarkError(f"{path}, line {number}: no model name")
         if model in prices:
             raise BenchmarkError(f"{path}, line {number}: {model!r} is priced twice (line {prices[model].line} too)")
-        listing = Listing(model=model, provider=row.get("provider") or "your contract", listing=f"{path.name}:{number}",
-                          input_usd_per_mtok=_price(row["input_usd_per_mtok"], path, number),
-                          context_window=_window(row.get("context_window") or "", path, number), source=source)
-        prices[model] = UserPrice(listing, row.get("tokenizer") or None, number)
+        listing = Listing(model=model, provider=cells[provider_at] or "your contract", listing=f"{name}:{number}",
+                          input_usd_per_mtok=_price(cells[price_at], path, number),
+                          context_window=_window(cells[window_at], path, number), source=source)
+        prices[model] = UserPrice(listing, cells[tokenizer_at] or None, number)
     if not prices:
         raise BenchmarkError(f"{path}: a header and no prices; add one line per model, e.g. gpt-4o,2.50")
     return prices
@@ -95,6 +100,8 @@ def read_user_prices(path: Path) -> dict[str, UserPrice]:
 def _cells(line: str, path: Path, number: int) -> list[str]:
     """One line's cells; a quote left open or text after a closing quote is this line's error
     (read whole, a stray quote would swallow the rest of the file into one cell)."""
+    if '"' not in line and "\r" not in line and len(line) <= _FIELD_LIMIT:  # all the csv module would do
+        return line.split(",")
     try:
         return next(csv.reader([line], strict=True), [])
     except csv.Error as exc:

@@ -2,12 +2,14 @@
 sentences as another, with a paired bootstrap interval (the premium's resamples: every sentence
 resampled alike for both tokenizers). `pairwise.csv` holds them; `ratio_between` reads one in
 either orientation (the interval of B/A is that of A/B inverted: a percentile interval of a
-positive ratio maps through 1/x exactly).
+positive ratio maps through 1/x exactly), by a lookup `PairwiseRatios` builds once: a priced
+answer asks for one ratio per model, and a 204-language file holds 13,464 of them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -52,17 +54,33 @@ class PairwiseRatio:
 PAIRWISE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PairwiseRatio))
 
 
-def ratio_between(pairwise: Sequence[PairwiseRatio], language: str, tokenizer: str,
-                  other: str) -> tuple[float, float, float] | None:
-    """(ratio, low, high) of `tokenizer`'s tokens over `other`'s on `language`; None if not measured."""
-    for entry in pairwise:
-        if entry.language != language:
-            continue
-        if (entry.tokenizer, entry.other) == (tokenizer, other):
-            return entry.ratio, entry.ratio_ci_low, entry.ratio_ci_high
-        if (entry.tokenizer, entry.other) == (other, tokenizer):
-            return 1 / entry.ratio, 1 / entry.ratio_ci_high, 1 / entry.ratio_ci_low
-    return None
+Between = tuple[float, float, float]  # (ratio, low, high)
+
+
+class PairwiseRatios(tuple):
+    """A run's pairwise ratios, in their order (a tuple), with their lookup by (language, tokenizer,
+    other) in both orientations, built on the first `ratio_between`."""
+
+    @functools.cached_property
+    def by_pair(self) -> dict[tuple[str, str, str], Between]:
+        return _by_pair(self)
+
+
+def _by_pair(pairwise: Sequence[PairwiseRatio]) -> dict[tuple[str, str, str], Between]:
+    found: dict[tuple[str, str, str], Between] = {}
+    for entry in pairwise:  # the first entry of a pair wins, in either orientation
+        found.setdefault((entry.language, entry.tokenizer, entry.other),
+                         (entry.ratio, entry.ratio_ci_low, entry.ratio_ci_high))
+        found.setdefault((entry.language, entry.other, entry.tokenizer),
+                         (1 / entry.ratio, 1 / entry.ratio_ci_high, 1 / entry.ratio_ci_low))
+    return found
+
+
+def ratio_between(pairwise: Sequence[PairwiseRatio], language: str, tokenizer: str, other: str) -> Between | None:
+    """(ratio, low, high) of `tokenizer`'s tokens over `other`'s on `language`; None if not measured.
+    In constant time on `PairwiseRatios` (a `Results`' pairwise), in linear time on another sequence."""
+    by_pair = pairwise.by_pair if isinstance(pairwise, PairwiseRatios) else _by_pair(pairwise)
+    return by_pair.get((language, tokenizer, other))
 
 
 def pairwise_csv(pairwise: Sequence[PairwiseRatio]) -> str:

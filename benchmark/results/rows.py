@@ -27,7 +27,7 @@ from benchmark.plumbing.escaping import csv_cell
 from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
 from benchmark.results.calibration import CalibrationEntry
-from benchmark.results.pairwise import PairwiseRatio
+from benchmark.results.pairwise import PairwiseRatio, PairwiseRatios
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
 # History of the file format (pyperf's habit: say what changed).
@@ -260,6 +260,10 @@ class Results:
     summaries: tuple[TokenizerSummary, ...] = ()  # one per measured tokenizer, in the rows' order
     pairwise: tuple[PairwiseRatio, ...] = ()  # per language, each pair of production tokenizers
     calibration: tuple[CalibrationEntry, ...] = ()  # tokens per character and per byte (format 5)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pairwise, PairwiseRatios):  # looked up by pair: results/pairwise.py
+            object.__setattr__(self, "pairwise", PairwiseRatios(self.pairwise))
 
     def to_dict(self) -> dict[str, Any]:
         return {
