@@ -115,16 +115,17 @@ def _regexes(config: Any) -> list[str]:
 def refuse_backtracking(adapter: Adapter, path: Path) -> None:
     """HF runs a tokenizer.json's regexes in Oniguruma, which gives up on one that backtracks
     without end ("retry-limit-in-match over") by a Rust panic: a traceback, and pages of Rust
-    backtrace on stderr. The probes that find such a pattern in our own model files run here, in
-    HF's engine, quietly; one that panics refuses the file in one line."""
+    backtrace on stderr. The probes that find such a pattern in our own model files, and those
+    made of each regex's own literals, run here, in HF's engine, quietly; one that panics refuses
+    the file in one line."""
     patterns = _regexes(json.loads(adapter.tokenizer.to_str()))
     if not patterns:
         return
     from benchmark.adapters.hf_tokenizers import GaveUp
-    from benchmark.bpe.patterns import PROBES
+    from benchmark.bpe.patterns import probes_for
 
     with _stderr_silenced():
-        for probe in PROBES:
+        for probe in dict.fromkeys(probe for pattern in patterns for probe in probes_for(pattern)):
             try:
                 adapter.encode(probe)
             except GaveUp as exc:

@@ -112,9 +112,57 @@ PROBES = tuple(run * 40 + end for run in ("a", "A", "1", " ", "\t", "!", "é", "
                 for end in ("!", "\n", "\x00"))
 
 
+# The pattern's text in pieces: a property or code escape, an escape, a group's opening with its
+# flags or name, a count, a class bracket, or one character.
+_PIECES = regex.compile(r"\\[pP]\{[^}]*\}|\\[pP].|\\x\{[^}]*\}|\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.|"
+                        r"\(\?(?:[a-zA-Z-]*:|P?<[^>=!]*>|[:=!>]|<[=!])|\{\d*,?\d*\}|.", regex.DOTALL)
+_SYNTAX = set("()[]{}|?*+^$.")  # outside a class, not text
+_ESCAPED_TEXT = set("\\()[]{}|?*+^$.-/!#%&,:;<=>@`~'\"")  # \. \! ...: the character itself
+_ENDS = ("!", "\n", "\x00")
+
+
+def probes_for(pattern: str) -> tuple[str, ...]:
+    """`PROBES`, and the same probes made of what the pattern itself names: each literal character
+    (in a class or not) and each run of literals up to 4 long (a class in it by its first
+    character), 40 times, then an end that breaks it.
+    "(?:x|x)+$" backtracks on 'x' * 40 + '!', which no fixed probe holds; one made of its own
+    literals does. Read from the pattern's text, not parsed: an over-read literal is one probe more."""
+    units: dict[str, None] = {}
+    run: list[str] = []
+    in_class = False
+    first_in_class: str | None = None  # a class stands in a run of literals by its first character
+
+    def end_run() -> None:
+        for width in range(2, min(len(run), 4) + 1):
+            units.setdefault("".join(run[:width]))
+        run.clear()
+
+    for piece in _PIECES.findall(pattern):
+        literal = (piece[1] if len(piece) == 2 and piece[0] == "\\" and piece[1] in _ESCAPED_TEXT
+                   else piece if len(piece) == 1 and piece not in ("\\",) else None)
+        if in_class:
+            if piece == "]":
+                in_class = False
+                run.append(first_in_class) if first_in_class is not None else end_run()
+            elif literal is not None and piece not in ("^", "-"):
+                units.setdefault(literal)
+                first_in_class = literal if first_in_class is None else first_in_class
+            continue
+        if piece == "[":
+            in_class, first_in_class = True, None
+        elif literal is not None and piece not in _SYNTAX:
+            units.setdefault(literal)
+            run.append(literal)
+        else:
+            end_run()
+    end_run()
+    own = (unit * 40 + end for unit in units for end in _ENDS if end not in unit)
+    return PROBES + tuple(probe for probe in dict.fromkeys(own) if probe not in PROBES)
+
+
 def _check_backtracking(pattern: str) -> None:
     compiled = regex.compile(execution_form(pattern))
-    for probe in PROBES:
+    for probe in probes_for(pattern):
         try:
             compiled.findall(probe, timeout=_PROBE_SECONDS)
         except TimeoutError:
