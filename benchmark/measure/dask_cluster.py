@@ -47,6 +47,7 @@ def connect(scheduler: str):
 
     _check_scheduler_security(scheduler)
     seconds = connect_seconds()
+    _check_reachable(scheduler, seconds)
     _handshake(scheduler, seconds)
     try:
         client = Client(scheduler, timeout=seconds, set_as_default=False)
@@ -101,6 +102,46 @@ def connect_seconds() -> float:
     from dask.utils import parse_timedelta
 
     return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="seconds"))
+
+
+def _check_reachable(scheduler: str, seconds: float) -> None:
+    """An address that cannot exist, a host that does not resolve, or a port where the connection is
+    refused, said at once and as what it is: Dask's connect retries a refused connection until its
+    timeout (30 s) and then reports a timeout. A TCP connection to the host and port, within
+    `seconds`; an address Dask does not parse, or not tcp:// or tls://, is left to Dask."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        host, port = parse_host_port(location, default_port=8786)
+    except (ValueError, TypeError):
+        return
+    if scheme not in ("tcp", "tls"):
+        return
+    where = f"--scheduler {scheduler}: cannot reach a Dask scheduler"
+    if not 0 < port < 65536:
+        raise BenchmarkError(f"{where} (port {port} cannot exist: a port is 1 to 65535); {_FIX}")
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise BenchmarkError(f"{where} (host {host!r} is no address this machine can resolve: "
+                             f"{getattr(exc, 'strerror', None) or one_line(exc)}); {_FIX}") from None
+    family, kind, protocol, _, address = addresses[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.settimeout(seconds)
+        try:
+            probe.connect(address)
+        except ConnectionRefusedError:
+            raise BenchmarkError(f"{where} (connection refused at {host}:{port}: nothing listens on that port); "
+                                 f"{_FIX}") from None
+        except (TimeoutError, socket.timeout):
+            raise BenchmarkError(f"{where} (no answer to a connection in {seconds:g} s, "
+                                 "distributed.comm.timeouts.connect: a firewall, or a host that is down); "
+                                 f"{_FIX}") from None
+        except OSError as exc:  # no route to the host, network unreachable...
+            raise BenchmarkError(f"{where} ({one_line(exc)}); {_FIX}") from None
 
 
 def _handshake(scheduler: str, seconds: float) -> None:
