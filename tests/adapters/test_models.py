@@ -75,6 +75,27 @@ def test_gpt_oss_counts_as_o200k_base_in_openais_harmony(tmp_path, monkeypatch):
     assert [n for n, line in enumerate(lines) if gpt_oss.encode(line, allowed_special=set()) != o200k.encode(line)] == []
 
 
+def test_deepseek_v3_and_r1_count_as_deepseek_v4():
+    # DeepSeek's API tokenizer and R1's tokenizer.json (one file, carried as test data), counted as
+    # DeepSeek's own use of it counts (HF tokenizers, no BOS, special tokens as text): V4's ids on every
+    # devtest line of the default languages, so their models are V4's models, not a second tokenizer.
+    import hashlib
+
+    tokenizers = pytest.importorskip("tokenizers")
+    from tests.support.vendor_code import LANGUAGES, devtest_lines
+
+    data = gzip.decompress((DATA / "vendor" / "deepseek_v3" / "tokenizer.json.gz").read_bytes())
+    assert hashlib.sha256(data).hexdigest() == "ecb6f9fc369894346f0511f4074ca75cee5cd5f3b06d02f1ba35fcd39f8e121d"
+    v3 = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    v3.encode_special_tokens = True
+    v4 = PRETRAINED["deepseek/v4"]()
+    for language in LANGUAGES:
+        lines = devtest_lines(language)
+        ids = [encoding.ids for encoding in v3.encode_batch(lines, add_special_tokens=False)]
+        assert [n for n, line in enumerate(lines) if ids[n] != v4.encode(line)] == [], language
+    assert {m.model for m in models_of("deepseek/v4")} >= {"deepseek-chat", "deepseek-reasoner", "deepseek-r1"}
+
+
 def test_llama_models_are_llama_models_registry():
     sku = pytest.importorskip("llama_models.sku_list")
     by_name = {m.model: m.tokenizer for m in all_models()}
