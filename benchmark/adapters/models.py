@@ -89,6 +89,10 @@ def models_named(name: str) -> tuple[ModelInfo, ...]:
         if len(models) == 1:
             raise BenchmarkError(f"model {models[0].model!r}: tokenizer not published ({models[0].source}); "
                                  "no count is made for it, none is guessed")
+        if len(unpublished) == len(models):
+            raise BenchmarkError(f"{name!r} stands for models whose tokenizer is not published "
+                                 f"({_some(m.model for m in models)}; {models[0].source}); no count is made for "
+                                 "them, none is guessed")
         raise BenchmarkError(f"{name!r} stands for models whose tokenizer is not published "
                              f"({_some(m.model for m in unpublished)}); name one of the others: "
                              f"{_some(m.model for m in models if m.tokenizer)}")

@@ -71,8 +71,9 @@ def _pick(typed: str, book: PriceBook) -> tuple[Pick, str | None]:
         raise BenchmarkError(f"--models: {name!r} is no model of models.csv, the price database or your prices; "
                              + (f"close: {', '.join(close)}" if close else
                                 "the models are in benchmark/adapters/models.csv"))
-    if len(found) == 1 and not found[0].tokenizer:  # a real model whose vendor publishes no tokenizer
-        return Pick(typed, (found[0].model,)), f"tokenizer not published ({found[0].source}): no count, none guessed"
+    if not any(m.tokenizer for m in found):  # real models whose vendor publishes no tokenizer
+        return (Pick(typed, tuple(m.model for m in found)),
+                f"tokenizer not published ({found[0].source}): no count, none guessed")
     try:
         models = models_named(name)
     except BenchmarkError as exc:

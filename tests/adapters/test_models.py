@@ -199,9 +199,13 @@ def test_a_model_without_a_published_tokenizer_is_refused_by_name():
 
 
 @pytest.mark.parametrize("name, message", [
-    ("claude", r"^'claude' is not a model name but the start of 3 listed models \(only accurate for older models such as "
-               r"claude-2.1, not today's Claude\); name one: claude-2.1, claude-2.0, claude-instant-1.2$"),
-    ("grok", r"^'grok' is not a model name but the start of the listed model; name one: grok-1$"),
+    # Claude 3 and later, Grok 2 and later: listed, with no published tokenizer
+    ("claude", r"^'claude' stands for models whose tokenizer is not published \(claude-3-haiku, claude-3-5-sonnet, .* and "
+               r"4 more\); name one of the others: claude-2.1, claude-2.0, claude-instant-1.2$"),
+    ("grok", r"^'grok' stands for models whose tokenizer is not published \(grok-2-1212, grok-4.7\); name one of the "
+             r"others: grok-1$"),
+    ("claude-instant", r"^'claude-instant' is not a model name but the start of the listed model \(only accurate for "
+                       r"older models such as claude-2.1, not today's Claude\); name one: claude-instant-1.2$"),
     ("gpt-4-o", r"^unknown model 'gpt-4-o'; close: gpt-4o, gpt-4, "),  # not a snapshot of gpt-4 (tiktoken's prefix rule)
     ("gemini", r"^'gemini' stands for models whose tokenizer is not published "),
 ])

@@ -95,9 +95,9 @@ def test_the_text_prints_the_shortlist_with_the_family_name_caveat(short):
 
 
 @pytest.mark.parametrize("typed, said", [
-    ("claude", "'claude' is not a model name but the start of 3 listed models (only accurate for older models such "
-               "as claude-2.1, not today's Claude); name one: claude-2.1, claude-2.0, claude-instant-1.2"),
-    ("grok", "'grok' is not a model name but the start of the listed model; name one: grok-1"),
+    ("claude", "'claude' stands for models whose tokenizer is not published (claude-3-haiku, claude-3-5-sonnet, "),
+    ("grok", "'grok' stands for models whose tokenizer is not published (grok-2-1212, grok-4.7); name one of the "
+             "others: grok-1"),
     ("gpt-4-o", "'gpt-4-o' is no model of models.csv, the price database or your prices; close: gpt-4o, gpt-4,"),
     ("gpt-5,gemni-2.5-flash", "'gemni-2.5-flash' is no model of models.csv, the price database or your prices; "
                               "close: gemini-2.5-flash"),
@@ -121,7 +121,11 @@ def test_a_model_without_a_count_or_a_price_is_named_with_why():
     lines = text.splitlines()
     not_counted = lines[lines.index("Not counted:") + 1:]
     assert any(line.startswith("  gemini-3.6-flash: tokenizer not published (") for line in not_counted)
-    assert any(line.startswith("  claude-sonnet-4: the price database lists it (Anthropic (claude-sonnet-4-0)")
-               and "models.csv pairs no tokenizer with it" in line for line in not_counted)
+    assert any(line.startswith("  claude-sonnet-4-0: tokenizer not published (Anthropic publishes no tokenizer for "
+                               "Claude 3 or later") for line in not_counted)
+    assert any(line.startswith("  claude-sonnet-4-5: tokenizer not published (") for line in not_counted)
+    assert any(line.startswith("  claude-fable-5: the price database lists it (Anthropic (claude-fable-5)")
+               and "models.csv pairs no tokenizer with it" in line for line in cost_text("hin", "claude-fable-5")
+               .splitlines())
     assert "  open weights only: no API sells Grok-1: grok-1" in lines  # counted, not priced
     assert "\n  models: grok-1\n" in text
