@@ -52,7 +52,7 @@ def test_hf_entries_in_one_loop_are_its_ids_and_a_panic_is_still_the_adapters_er
     texts = [text for token_id in range(0, adapter.vocab_size, 7) if (text := adapter.entry_text(token_id)) is not None]
     texts += ["Съешь же ещё этих мягких французских булок", "日本語の文です。", "", " ", "  \n\t x"]
     assert encode_each(adapter, texts) == [adapter.encode(text) for text in texts]
-    panicking = load_tokenizer_file(hf_file(tmp_path / "b.json", "(?:b|b)+$"))
-    assert encode_each(panicking, ["bbb!"]) == [panicking.encode("bbb!")]
+    panicking = load_tokenizer_file(hf_file(tmp_path / "b.json", r"(?:\p{Lu}b|\p{Lu}b)+$"))  # one the probes miss
+    assert encode_each(panicking, ["Ab!"]) == [panicking.encode("Ab!")]
     with pytest.raises(ValueError, match="HF tokenizers gave up"):
-        encode_each(panicking, ["bbb!", "b" * 40 + "!"])
+        encode_each(panicking, ["Ab!", "Ab" * 40 + "!"])
