@@ -124,10 +124,12 @@ def language_answer(results: Results, language: str, models: Mapping[str, Sequen
                     tokenizers: Sequence[str], notes: Mapping[str, str]) -> LanguageAnswer:
     figures = model_figures(results, {t: models.get(t, ()) for t in tokenizers}, listings, languages=[language])
     rows = {row.tokenizer: row for row in results.rows if row.language == language}
-    parts = []
+    parts, of_tokenizer = [], {}
+    for item in figures:
+        of_tokenizer.setdefault(item.tokenizer, []).append(item)
     for tokenizer in tokenizers:
         names = tuple(models.get(tokenizer, ()))
-        mine = [f for f in figures if f.tokenizer == tokenizer]
+        mine = of_tokenizer.get(tokenizer, [])
         parts.append(TokenizerAnswer(tokenizer, rows.get(tokenizer), names,
                                      tuple(dict.fromkeys(notes[m] for m in names if notes.get(m))), tuple(mine),
                                      cheapest(mine), roomiest(mine)))

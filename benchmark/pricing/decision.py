@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter
 
 from benchmark.pricing.money import ModelFigures
 from benchmark.results.pairwise import PairwiseRatio, ratio_between
@@ -73,45 +73,53 @@ def _ratio_interval(other: ModelFigures, value: float, best: ModelFigures, best_
 def _leader(candidates: Sequence[ModelFigures], figure: Callable[[ModelFigures], float | None],
             pairwise: Sequence[PairwiseRatio], *, lower_is_better: bool, grows_with_tokens: bool) -> Leader | None:
     sign = 1 if lower_is_better else -1
-    # Ranked by (figure, name): the best, the tied in that order and the first rival, with no sort of
-    # them all (a user's prices file may name 200,000 models).
-    scored = [((sign * value, c.listing.model), value, c) for c in candidates if (value := figure(c)) is not None]
+
+    def key(value: float, c: ModelFigures) -> tuple[float, str]:  # the order: by the figure, then by name
+        return sign * value, c.listing.model
+
+    # The best, the tied in order and the first rival, with no sort or key of every model (a user's
+    # prices file may name 200,000 of them).
+    scored = [(value, c) for value, c in zip(map(figure, candidates), candidates) if value is not None]
     if not scored:
         return None
-    _, best_value, best = min(scored, key=itemgetter(0))
-    tied, rivals = [], []
-    for key, value, other in scored:
+    best_value = (min if lower_is_better else max)(value for value, _ in scored)
+    best = min((c for value, c in scored if value == best_value), key=lambda c: c.listing.model)
+    tied, first_rival = [], None
+    for value, other in scored:
         if other is best:
             continue
         if other.tokenizer == best.tokenizer:  # the same tokens: only the price or window differs
             if value == best_value:
-                tied.append((key, other))
+                tied.append(other)
             continue
         if best_value == 0 or value == 0:  # a free model: the ratio is not defined, the order is
             if value == best_value:
-                tied.append((key, other))
-            else:
-                rivals.append((key, other, None))
-            continue
-        ratio, low, high = _ratio_interval(other, value, best, best_value, pairwise,
-                                           grows_with_tokens=grows_with_tokens)
-        if low <= 1 <= high:
-            tied.append((key, other))
-        else:  # how far ahead the best is, >= 1: the next one's cost over the best's, or the best's room over its
-            rivals.append((key, other, (ratio, low, high) if lower_is_better else (1 / ratio, 1 / high, 1 / low)))
-    tied.sort(key=itemgetter(0))
-    _, next_best, lead = min(rivals, key=itemgetter(0)) if rivals else (None, None, None)
-    return Leader(best.language, best, tuple(other for _, other in tied), next_best, lead)
+                tied.append(other)
+                continue
+            lead = None
+        else:
+            ratio, low, high = _ratio_interval(other, value, best, best_value, pairwise,
+                                               grows_with_tokens=grows_with_tokens)
+            if low <= 1 <= high:
+                tied.append(other)
+                continue
+            # how far ahead the best is, >= 1: the next one's cost over the best's, or the best's room over its
+            lead = (ratio, low, high) if lower_is_better else (1 / ratio, 1 / high, 1 / low)
+        if first_rival is None or key(value, other) < first_rival[0]:
+            first_rival = (key(value, other), other, lead)
+    tied.sort(key=lambda c: key(figure(c), c))
+    _, next_best, lead = first_rival or (None, None, None)
+    return Leader(best.language, best, tuple(tied), next_best, lead)
 
 
 def cheapest(candidates: Sequence[ModelFigures], pairwise: Sequence[PairwiseRatio] = ()) -> Leader | None:
     """The model whose list price makes the measured text cheapest (priced models only)."""
-    return _leader(candidates, lambda c: c.devtest_usd, pairwise, lower_is_better=True, grows_with_tokens=True)
+    return _leader(candidates, attrgetter("devtest_usd"), pairwise, lower_is_better=True, grows_with_tokens=True)
 
 
 def roomiest(candidates: Sequence[ModelFigures], pairwise: Sequence[PairwiseRatio] = ()) -> Leader | None:
     """The model whose window holds the most of the language's content (sentences)."""
-    return _leader(candidates, lambda c: c.context_sentences, pairwise, lower_is_better=False,
+    return _leader(candidates, attrgetter("context_sentences"), pairwise, lower_is_better=False,
                    grows_with_tokens=False)
 
 
