@@ -139,14 +139,18 @@ def probes_for(pattern: str) -> tuple[str, ...]:
 
     for piece in _PIECES.findall(pattern):
         literal = (piece[1] if len(piece) == 2 and piece[0] == "\\" and piece[1] in _ESCAPED_TEXT
-                   else piece if len(piece) == 1 and piece not in ("\\",) else None)
+                   else piece if len(piece) == 1 and piece != "\\" else None)
         if in_class:
             if piece == "]":
                 in_class = False
-                run.append(first_in_class) if first_in_class is not None else end_run()
+                if first_in_class is None:  # a class of no literal: the run ends
+                    end_run()
+                else:
+                    run.append(first_in_class)
             elif literal is not None and piece not in ("^", "-"):
                 units.setdefault(literal)
-                first_in_class = literal if first_in_class is None else first_in_class
+                if first_in_class is None:
+                    first_in_class = literal
             continue
         if piece == "[":
             in_class, first_in_class = True, None
