@@ -28,7 +28,7 @@ from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
 from benchmark.adapters.table import NFC, PRODUCTION, Family, pick_file, pretrained
 from benchmark.bpe.openai_ranks import bpe_openai_file
-from benchmark.plumbing.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.pinned import PinnedFile
 
 FAMILY = Family("qwen", "Qwen", PRODUCTION, order=50, round_trip=NFC)
 # dashscope/tokenizers/qwen_tokenizer.py, PAT_STR (a test checks it against the package's): Llama 3's
@@ -76,10 +76,10 @@ def vendor_file(name: str = "qwen") -> PinnedFile:
 
 
 def rank_vocabulary(name: str = "qwen") -> RankVocabulary:
-    from benchmark.bpe.openai_ranks import parse_rank_file
+    from benchmark.bpe.openai_ranks import pinned_ranks
 
     file, vocabulary = vendor_file(name), VOCABULARIES[name]
-    ranks = parse_rank_file(read_pinned(file), source=file.file)
+    ranks = pinned_ranks(file)
     n_vocab = len(ranks) + vocabulary.n_special
     return RankVocabulary(ranks=ranks, pattern=vocabulary.pattern, n_vocab=n_vocab,
                           special_ids=f"{len(ranks)}-{n_vocab - 1}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
 from benchmark.adapters.table import PRODUCTION, VENDOR_GITHUB, Family, pick_file, pretrained
-from benchmark.plumbing.pinned import PinnedFile, read_pinned
+from benchmark.plumbing.pinned import PinnedFile
 
 FAMILY = Family("llama", "Meta Llama", PRODUCTION, order=30, byte_level=True)
 PACKAGE, MODULE = "llama-models", "llama_models"
@@ -45,11 +45,11 @@ def vendor_file(name: str) -> PinnedFile:
 
 def rank_vocabulary(name: str) -> RankVocabulary:
     """The ranks and pattern of `name` ("llama3" or "llama4"), from the hash-checked file."""
-    from benchmark.bpe.openai_ranks import parse_rank_file
+    from benchmark.bpe.openai_ranks import pinned_ranks
     from benchmark.bpe.patterns import O200K_PATTERN
 
     file = vendor_file(name)
-    ranks = parse_rank_file(read_pinned(file), source=file.file)
+    ranks = pinned_ranks(file)
     n_ranks = len(ranks)
     return RankVocabulary(ranks=ranks, pattern=LLAMA3_PATTERN if name == "llama3" else O200K_PATTERN,
                           n_vocab=n_ranks + N_SPECIAL[name],

@@ -1,2 +1,3 @@
-"""The command line: `parser.py` builds one subcommand per verb, `commands.py` runs each verb as a
-plain typed function, `argtypes.py` holds the argument types every verb shares."""
+"""The command line: `parser.py` builds one subcommand per verb (`cost.py` the `cost` verb's, with its
+handler), `commands.py` runs each verb as a plain typed function, `argtypes.py` holds the argument
+types every verb shares."""

@@ -402,13 +402,13 @@ def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "resu
     return EXIT_OK
 
 
-def cmd_cost_file(paths: Sequence[Path], *, language=None, prices: Path | None = None, models=None, as_json=False,
-                  results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", out: TextIO | None = None) -> int:
-    """Print the files' cost and window fit on every model (or `models`); with `language`, their English equivalent."""
+def cmd_cost_file(paths: Sequence[Path], *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json",
+                  out: TextIO | None = None, **options) -> int:
+    """Print the files' cost and window fit; `options` are own_cost_answer's (language, prices, models, as_json,
+    every_tokenizer)."""
     from benchmark.pricing.own_cost import own_cost_answer
 
-    print(own_cost_answer(paths, language=language, results_path=Path(results_path), prices=prices, models=models,
-                          as_json=as_json), end="", file=out or sys.stdout)
+    print(own_cost_answer(paths, results_path=Path(results_path), **options), end="", file=out or sys.stdout)
     return EXIT_OK
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from benchmark.cli import argtypes
+from benchmark.cli.cost import PRICES_HELP, add_cost_parser
 from benchmark.cli.commands import DEFAULT_OUTPUT
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.escaping import terminal_text
@@ -91,21 +92,6 @@ def _report(args: argparse.Namespace) -> int:
 
     return cmd_report(results_path=args.results, output=args.output, plots=_plot_formats(args),
                       replace_foreign=args.replace_foreign, prices=args.prices)
-
-
-def _cost(args: argparse.Namespace) -> int:
-    from benchmark.cli.commands import cmd_cost, cmd_cost_file
-
-    if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/own_cost.py)
-        if args.language is not None:
-            raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
-        return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices,
-                             models=args.models, as_json=args.json)
-    if args.language is None:
-        raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
-    if args.file_language is not None:  # never ignored silently
-        raise BenchmarkError(f"--language names --file's language; for a language's answer: cost {args.file_language}")
-    return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -261,42 +247,12 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--languages", type=argtypes.csv_list, metavar="CODES",
                            help="only these languages, e.g. hin,amh_Ethi (default: every one published)")
     reproduce.set_defaults(handler=_reproduce)
-    _add_cost_parser(verbs)
+    add_cost_parser(verbs)
     _add_speed_parser(verbs)
     return parser
 
 
-PRICES_HELP = ("your own prices: a CSV with the header model,input_usd_per_mtok[,context_window][,tokenizer]"
-               "[,provider]; a model it names takes its price and window from it")
 
-
-def _add_cost_parser(verbs) -> None:
-    from benchmark.cli.commands import ALL_LANGUAGES_OUTPUT
-
-    cost = verbs.add_parser(
-        "cost", help="what one language costs on each model, and the cheapest and roomiest model (no measuring)",
-        description="For one language, from saved results (the committed 204-language run by default): every "
-                    "production tokenizer with its models, tokens per sentence, the premium over English, the "
-                    "cheapest priced model with the cost of the measured text, and how much fits in a window; then "
-                    "the cheapest and the roomiest model overall. Prices and windows come from the pinned price "
-                    "database (offline), or from --prices FILE.")
-    cost.add_argument("language", nargs="?",
-                      help="a FLORES-200 code (hin, hin_Deva, zho_Hans) or an English name (Hindi)")
-    cost.add_argument("--file", nargs="+", type=Path, metavar="PATH",
-                      help="count your own text files instead (UTF-8, any language) on every production tokenizer, "
-                           "priced on every model, with how often they fit its window")
-    cost.add_argument("--language", dest="file_language", metavar="CODE",
-                      help="with --file: the files' language, to say what the same content takes in English, from "
-                           "its measured premium in --results")
-    cost.add_argument("--results", type=Path, default=ALL_LANGUAGES_OUTPUT / "results.json", metavar="PATH",
-                      help="the saved results (default %(default)s)")
-    cost.add_argument("--prices", type=Path, metavar="FILE", help=PRICES_HELP)
-    cost.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
-                      help="a shortlist: only these models, e.g. gpt-5,gemini-2.5-flash,llama-4-maverick (a family "
-                           "name is taken with its models named; a brand like claude is refused)")
-    cost.add_argument("--json", action="store_true",
-                      help="print the whole answer as JSON (every figure, its interval and its sources; docs/usage.md)")
-    cost.set_defaults(handler=_cost)
 
 
 class _Renamed(argparse.Action):

@@ -17,8 +17,8 @@ from pathlib import Path
 from benchmark.measure.own_text import OwnCount, OwnText
 from benchmark.plumbing.escaping import terminal_text
 from benchmark.pricing.database import Listing
-from benchmark.pricing.own_figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, model_costs,
-                                           premiums_for, price_list, shortlisted)
+from benchmark.pricing.own_figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, first_screen,
+                                           model_costs, premiums_for, price_list, shortlisted)
 from benchmark.pricing.money import unpriced
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 
@@ -102,15 +102,19 @@ def _reference_lines(count: OwnCount, premium: Premium | None, source: PremiumSo
 
 def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
                     listings: Mapping[str, Listing], *, reasons: Mapping[str, str] | None = None,
-                    premiums: PremiumSource | None = None) -> str:
+                    premiums: PremiumSource | None = None, left_out: Sequence[str] = ()) -> str:
     """The whole answer: per tokenizer its tokens, models, cheapest and roomiest model and the models
-    the files do not fit; then the cheapest and roomiest overall, and the models without a price."""
+    the files do not fit; then the cheapest and roomiest overall, and the models without a price.
+    `left_out`: the production tokenizers not counted (not on the first screen), named with `--all`."""
     costs = model_costs(counts, models, listings)
     sources = sorted({c.listing.source for c in costs})
     lines = [_files_line(texts),
-             f"Tokens: {COUNTING}",
-             "Prices and windows: " + ("; ".join(sources) if sources else "none (no model of these tokenizers is "
-                                       "priced)")]
+             f"Tokens: {COUNTING}"]
+    if left_out:
+        lines.append(f"Tokenizers: the vendors' flagships' ({len(counts)}); --all counts the other {len(left_out)} "
+                     f"too ({', '.join(left_out)})")
+    lines.append("Prices and windows: " + ("; ".join(sources) if sources else "none (no model of these tokenizers "
+                                           "is priced)"))
     if premiums is not None:
         lines.append(f"In {premiums.reference}: the tokens over {_plain(premiums.label)}'s premium on the same "
                      f"sentences, from {_plain(premiums.results_name)} (run of {premiums.run_date})")
@@ -153,10 +157,11 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
 
 def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None, results_path: Path | None = None,
                     prices: Path | None = None, models: Sequence[str] | None = None, on: dt.date | None = None,
-                    as_json: bool = False) -> str:
+                    as_json: bool = False, every_tokenizer: bool = False) -> str:
     """`render_own_cost` (or with `as_json` its JSON document, own_cost_json.py) for files named by a
-    user: read (or refused) before any vocabulary loads, counted on every production tokenizer (or
-    the tokenizers of the `models` shortlist), priced as on `on` (default: today, UTC)."""
+    user: read (or refused) before any vocabulary loads, counted on the flagships' tokenizers
+    (`first_screen`), on every production tokenizer with `every_tokenizer`, or on the tokenizers of
+    the `models` shortlist; priced as on `on` (default: today, UTC)."""
     from benchmark.measure.own_text import count_own_texts, read_own_texts
     from benchmark.pricing.listings import listing_reasons
 
@@ -165,11 +170,14 @@ def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None,
     premiums = premiums_for(language, Path(results_path)) if language is not None else None
     on = on or dt.datetime.now(dt.timezone.utc).date()
     every, listings = price_list(on, prices)
-    models = chosen if chosen is not None else every
-    counts = count_own_texts(texts, list(models))
+    if chosen is None:
+        chosen = every if every_tokenizer else first_screen(every, listings)
+    left_out = () if models else tuple(t for t in every if t not in chosen)
+    counts = count_own_texts(texts, list(chosen))
     if as_json:
         from benchmark.pricing.own_cost_json import render_own_cost_json
 
-        return render_own_cost_json(texts, counts, models, listings, on=on, reasons=listing_reasons(),
-                                    premiums=premiums, prices=prices)
-    return render_own_cost(texts, counts, models, listings, reasons=listing_reasons(), premiums=premiums)
+        return render_own_cost_json(texts, counts, chosen, listings, on=on, reasons=listing_reasons(),
+                                    premiums=premiums, prices=prices, left_out=left_out)
+    return render_own_cost(texts, counts, chosen, listings, reasons=listing_reasons(), premiums=premiums,
+                           left_out=left_out)

@@ -60,8 +60,10 @@ def _in_reference(count: OwnCount, premiums: PremiumSource | None) -> dict[str, 
 
 def own_cost_document(texts: Sequence[OwnText], counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
                       listings: Mapping[str, Listing], *, on: dt.date, reasons: Mapping[str, str] | None = None,
-                      premiums: PremiumSource | None = None, prices: Path | None = None) -> dict[str, Any]:
-    """The answer as plain data, keys in the order docs/usage.md gives."""
+                      premiums: PremiumSource | None = None, prices: Path | None = None,
+                      left_out: Sequence[str] = ()) -> dict[str, Any]:
+    """The answer as plain data, keys in the order docs/usage.md gives; `left_out`: the production
+    tokenizers not counted (the answer without --all counts the flagships')."""
     from benchmark.pricing.database import DATABASE, database_label, installed_version
 
     costs = model_costs(counts, models, listings)
@@ -93,6 +95,7 @@ def own_cost_document(texts: Sequence[OwnText], counts: Sequence[OwnCount], mode
             "language": {"code": premiums.language, "label": premiums.label}, "reference": premiums.reference,
             "results": premiums.results_name, "run_date": premiums.run_date},
         "tokenizers": tokenizers,
+        "tokenizers_not_counted": list(left_out),
         "cheapest": _leader(costs, money=True),
         "roomiest": _leader(costs, money=False),
         "not_priced": dict(missing),

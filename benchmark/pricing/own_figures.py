@@ -15,6 +15,7 @@ from benchmark.measure.own_text import OwnCount
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.escaping import terminal_text
 from benchmark.pricing.database import Listing
+from benchmark.pricing.prices_file import USER_PRICES
 
 COUNTING = "each file counted whole, as one prompt, by each vendor's own encoder (exact: no sample, no interval)"
 
@@ -124,6 +125,18 @@ def price_list(on: dt.date, prices: Path | None = None) -> tuple[dict[str, tuple
                                  "models file; name its tokenizer in a tokenizer column (e.g. tiktoken/o200k_base)")
         listings[model] = user.listing
     return {t: tuple(names) for t, names in models.items()}, listings
+
+
+def first_screen(every: Mapping[str, Sequence[str]], listings: Mapping[str, Listing]) -> dict[str, tuple[str, ...]]:
+    """What `cost --file` counts without `--all` or `--models`: the tokenizers of the vendors'
+    flagships (adapters/flagships.csv) and those the user's prices file prices a model of, each with
+    all its models, in table order; loading only these vocabularies halves the answer's time."""
+    from benchmark.adapters.flagships import flagships
+
+    wanted = {flagship.tokenizer for flagship in flagships()}
+    wanted |= {tokenizer for tokenizer, names in every.items()
+               if any(listings.get(m) is not None and listings[m].source.startswith(USER_PRICES) for m in names)}
+    return {tokenizer: tuple(names) for tokenizer, names in every.items() if tokenizer in wanted}
 
 
 def shortlisted(names: Sequence[str]) -> dict[str, tuple[str, ...]]:

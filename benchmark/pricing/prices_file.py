@@ -40,6 +40,7 @@ MAX_CONTEXT_WINDOW = 10**9
 _PLAIN_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _SEPARATED = re.compile(r"[0-9][,' _\u00a0\u202f.][0-9]")  # a comma, space, apostrophe... between digits
 _CURRENCY_OR_UNIT = re.compile(r"[$€£¥₹\u00a4]|[A-Za-z]{2,}|[kKmM]\b|/")
+USER_PRICES = "your prices"  # how a listing's source, and a pairing, name the user's file
 _FIELD_LIMIT = csv.field_size_limit()  # a longer cell is the csv module's error, on any path
 _PRICE_HINT = "US dollars per million input tokens as a plain number with a decimal point, e.g. 2.50"
 _WINDOW_HINT = "tokens as a whole number without separators, e.g. 128000"
@@ -70,7 +71,7 @@ def read_user_prices(path: Path) -> dict[str, UserPrice]:
         raise BenchmarkError(f"{path}: empty; the first line must be a header, e.g. "
                              "model,input_usd_per_mtok,context_window")
     columns = _columns(header, path)
-    source = f"your prices ({path.name}, {_modified(path)})"
+    source = f"{USER_PRICES} ({path.name}, {_modified(path)})"
     prices: dict[str, UserPrice] = {}
     n_columns, name = len(columns), path.name
     # Where each column is; an absent optional column reads as the empty cell appended to each line.

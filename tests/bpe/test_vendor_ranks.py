@@ -92,3 +92,16 @@ def test_tekkens_table_starts_after_the_special_ids():
     assert len(vocabulary.ranks) == 130_072 and vocabulary.n_vocab == 131_072
     ours = ByteLevelBPE(ranks=vocabulary.ranks, pattern=vocabulary.pattern, special_tokens={})
     assert ours.decode(ours.encode("Tekken ざ")) == "Tekken ざ"
+
+
+def test_a_pinned_rank_file_reads_as_the_checked_parser_reads_it():
+    # pinned_ranks skips parse_rank_file's checks on the bytes read_pinned has checked: the same table.
+    from benchmark.adapters.registry import pretrained_file
+    from benchmark.bpe.openai_ranks import parse_rank_file, pinned_ranks
+    from benchmark.plumbing.pinned import read_pinned
+
+    files = {pretrained_file(i) for i in ("tiktoken/cl100k_base", "tiktoken/o200k_base", "llama/llama3", "llama/llama4",
+                                          "qwen/qwen", "qwen/qwen3.5")}
+    for file in files:
+        checked = parse_rank_file(read_pinned(file), source=file.file)
+        assert list(pinned_ranks(file).items()) == list(checked.items()), file.file

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import re
 import subprocess
 import sys
@@ -113,10 +114,36 @@ def test_the_cli_answers_for_a_file(spanish, monkeypatch):
     monkeypatch.setattr(families, "VENDOR_VOCABULARIES", tuple(TOKENIZERS))  # the others: tests/measure/test_own_text.py
     path, _, counts = spanish
     out = io.StringIO()
-    assert cmd_cost_file([path], language="spa", results_path=ALL_LANGUAGES, out=out) == 0
+    assert cmd_cost_file([path], language="spa", results_path=ALL_LANGUAGES, out=out, every_tokenizer=True) == 0
     answer = out.getvalue()
     assert answer.startswith(f"{path}: ") and answer.count("  in English: about ") == 2
     assert [f"{c.tokenizer}: {c.n_tokens_total:,} tokens" in answer for c in counts] == [True, True]
+    assert "\nTokenizers: " not in answer  # every one counted: none to name
+
+
+def test_without_all_the_flagships_tokenizers_are_counted_and_the_rest_named(spanish, monkeypatch, tmp_path):
+    # The first screen (issue 54): the vendors' flagships' tokenizers, and any the user's prices file
+    # prices a model of; --all counts every production tokenizer.
+    from benchmark.adapters import families
+
+    monkeypatch.setattr(families, "VENDOR_VOCABULARIES", tuple(TOKENIZERS))  # gpt-5's o200k is a flagship's
+    path, _, counts = spanish
+    n = {c.tokenizer: c.n_tokens_total for c in counts}
+    out = io.StringIO()
+    assert cmd_cost_file([path], out=out) == 0
+    answer = out.getvalue()
+    assert "\nTokenizers: the vendors' flagships' (1); --all counts the other 1 too (tiktoken/cl100k_base)\n" in answer
+    assert f"\ntiktoken/o200k_base: {n['tiktoken/o200k_base']:,} tokens" in answer
+    assert "\ntiktoken/cl100k_base: " not in answer
+    prices = tmp_path / "prices.csv"
+    prices.write_text("model,input_usd_per_mtok\ngpt-4,1.00\n", encoding="utf-8")  # a model of cl100k_base
+    out = io.StringIO()
+    assert cmd_cost_file([path], prices=prices, out=out) == 0
+    assert f"\ntiktoken/cl100k_base: {n['tiktoken/cl100k_base']:,} tokens" in out.getvalue()
+    assert "\nTokenizers: " not in out.getvalue()
+    out = io.StringIO()
+    assert cmd_cost_file([path], out=out, as_json=True) == 0
+    assert json.loads(out.getvalue())["tokenizers_not_counted"] == ["tiktoken/cl100k_base"]
 
 
 def test_a_fifo_in_a_subprocess_is_one_line_at_once(tmp_path):
