@@ -20,6 +20,7 @@ from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.book import PriceBook
 from benchmark.pricing.decision import Leader, cheapest, roomiest, tie_rule
 from benchmark.pricing.money import ModelFigures, model_figures, reference_words, unpriced
+from benchmark.pricing.prices_file import USER_PRICES
 from benchmark.pricing.shortlist import Shortlist
 from benchmark.results.rows import Results, ResultRow
 
@@ -151,7 +152,7 @@ def build_answer(results: Results, languages: Sequence[str], book: PriceBook, *,
     sources = sorted({f.listing.source for part in parts for f in part.figures})
     if book.user_file is not None:  # named even where none of its rows gives a figure
         mine = next((listing.source for listing in book.listings.values()
-                     if listing.source.startswith("your prices (")), None)
+                     if listing.source.startswith(f"{USER_PRICES} (")), None)
         if mine is not None and mine not in sources:
             sources.append(mine)
     missing = unpriced({t: models.get(t, ()) for t in shown}, book.listings, book.reasons)
@@ -210,7 +211,7 @@ def _answer_data(text: str, results_path: Path, *, prices: Path | None, models: 
     tokenizers = production_tokenizers(results.rows)
     # A tokenizer the user's prices file gives a model (their own, `file/tok.json`) is answered beside the vendors'.
     tokenizers += [t for t in book.models if t not in tokenizers and book.models[t]
-                   and any(book.pairings.get(m, "").startswith("your prices") for m in book.models[t])]
+                   and any(book.pairings.get(m, "").startswith(USER_PRICES) for m in book.models[t])]
     shortlist = None
     if models is not None:
         shortlist = resolve_shortlist(models, book, {row.tokenizer for row in results.rows},

@@ -13,6 +13,7 @@ from typing import Any
 from benchmark.pricing.answer import Answer, LanguageAnswer, TokenizerAnswer, comparison
 from benchmark.pricing.decision import Leader
 from benchmark.pricing.money import ModelFigures, lossy
+from benchmark.pricing.prices_file import USER_PRICES
 
 SCHEMA, VERSION = "tokencost/cost", 1
 
@@ -82,7 +83,7 @@ def answer_document(answer: Answer) -> dict[str, Any]:
     user = None
     if book.user_file is not None:
         user = {"path": str(book.user_file),
-                "source": next((s for s in answer.sources if s.startswith("your prices (")), None)}
+                "source": next((s for s in answer.sources if s.startswith(f"{USER_PRICES} (")), None)}
     shortlist = answer.shortlist
     return {
         "schema": SCHEMA, "version": VERSION,

@@ -14,6 +14,7 @@ from benchmark.pricing.answer import Answer, LanguageAnswer, answer_data, compar
 from benchmark.pricing.decision import Leader
 from benchmark.pricing.money import ModelFigures, lossy
 from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
+from benchmark.pricing.prices_file import USER_PRICES
 
 MAX_MODELS_NAMED = 8  # per tokenizer line; the rest are counted
 
@@ -63,7 +64,7 @@ def _language_lines(answer: Answer, part: LanguageAnswer) -> list[str]:
     reference_name = answer.name(answer.reference)
     sources = sorted({f.listing.source for f in part.figures})
     if answer.book.user_file is not None:
-        sources += [s for s in answer.sources if s.startswith("your prices (") and s not in sources]
+        sources += [s for s in answer.sources if s.startswith(f"{USER_PRICES} (") and s not in sources]
     lines = [f"{answer.label(part.language)}: tokens of {record.settings.corpus or 'the corpus'} "
              f"{record.settings.measure_split or ''} text against {answer.label(answer.reference)} on the same "
              f"lines, from {answer.results_name} (run of {record.date[:10]})".replace("  ", " "),

@@ -11,7 +11,7 @@ from pathlib import Path
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.database import Listing
 from benchmark.pricing.listings import database_listings, listing_reasons
-from benchmark.pricing.prices_file import read_user_prices
+from benchmark.pricing.prices_file import USER_PRICES, read_user_prices
 from benchmark.results.rows import Results
 
 
@@ -81,7 +81,7 @@ def price_book(results: Results, *, prices: Path | None = None) -> PriceBook:
             for tokenizer in tokenizers_of.get(model, ()):  # the user's tokenizer for it wins
                 models[tokenizer].remove(model)
             models.setdefault(user.tokenizer, []).append(model)
-            pairings[model] = f"your prices ({file_name}, line {user.line})"
+            pairings[model] = f"{USER_PRICES} ({file_name}, line {user.line})"
             notes.pop(model, None)
         elif model not in tokenizers_of:
             raise BenchmarkError(f"{where}: model {model!r} {_why_unpaired(model)}; name its tokenizer in a "

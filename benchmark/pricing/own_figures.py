@@ -130,7 +130,7 @@ def price_list(on: dt.date, prices: Path | None = None) -> tuple[dict[str, tuple
 def first_screen(every: Mapping[str, Sequence[str]], listings: Mapping[str, Listing]) -> dict[str, tuple[str, ...]]:
     """What `cost --file` counts without `--all` or `--models`: the tokenizers of the vendors'
     flagships (adapters/flagships.csv) and those the user's prices file prices a model of, each with
-    all its models, in table order; loading only these vocabularies halves the answer's time."""
+    all its models, in table order; loading only these vocabularies takes 40% off the answer's time."""
     from benchmark.adapters.flagships import flagships
 
     wanted = {flagship.tokenizer for flagship in flagships()}

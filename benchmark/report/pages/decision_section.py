@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.pricing.book import PriceBook, price_book
+from benchmark.pricing.prices_file import USER_PRICES
 from benchmark.report.tables.decision import (
     cheapest_money_table,
     decision_figures,
@@ -65,7 +66,7 @@ def _sources_sentence(book: PriceBook) -> str:
                 sources[book.listings[model].source] = sources.get(book.listings[model].source, 0) + 1
     if book.user_file is None:
         return f"Prices and windows: {'; '.join(sorted(sources))}."
-    mine = [source for source in sources if source.startswith("your prices")]
+    mine = [source for source in sources if source.startswith(USER_PRICES)]
     theirs = sorted(source for source in sources if source not in mine)
     text = f"Prices and windows: {'; '.join(mine)} for the {sum(sources[s] for s in mine):,} models it names"
     return text + (f"; {'; '.join(theirs)} for the rest." if theirs else ".")
