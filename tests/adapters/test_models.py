@@ -84,7 +84,7 @@ def test_deepseek_v3_and_r1_count_as_deepseek_v4():
     tokenizers = pytest.importorskip("tokenizers")
     from tests.support.vendor_code import LANGUAGES, devtest_lines
 
-    data = gzip.decompress((DATA / "vendor" / "deepseek_v3" / "tokenizer.json.gz").read_bytes())
+    data = gzip.decompress((DATA / "vendor" / "deepseek_r1" / "tokenizer.json.gz").read_bytes())
     assert hashlib.sha256(data).hexdigest() == "ecb6f9fc369894346f0511f4074ca75cee5cd5f3b06d02f1ba35fcd39f8e121d"
     v3 = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
     v3.encode_special_tokens = True
