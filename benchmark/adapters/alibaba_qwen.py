@@ -27,12 +27,13 @@ far below that.
 
 from __future__ import annotations
 
-from benchmark.adapters.base import Adapter, Recipe, source_info
+from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.openai_tiktoken import RankVocabulary, vendor_rank_adapter
 from benchmark.adapters.table import NFC, PRODUCTION, Family, pick_file, pretrained
+from benchmark.adapters.vendor_json import vendor_json_adapter
 from benchmark.bpe.openai_ranks import bpe_openai_file
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile, read_pinned
+from benchmark.plumbing.pinned import SUITE_MODULE, SUITE_PACKAGE, PinnedFile
 
 FAMILY = Family("qwen", "Qwen", PRODUCTION, order=50, round_trip=NFC)
 # dashscope/tokenizers/qwen_tokenizer.py, PAT_STR (a test checks it against the package's): Llama 3's
@@ -81,17 +82,5 @@ def load(name: str = "qwen") -> Adapter:
     if name == "qwen":
         return vendor_rank_adapter(rank_vocabulary(name), vendor_file(name), id=f"{FAMILY.family}/{name}",
                                    family=FAMILY.family, recipe=Recipe(f"{__name__}:load", (name,)), nfc=True)
-    from benchmark.adapters.hf_tokenizers import HFAdapter
-
-    file = vendor_file(name)
-    adapter = HFAdapter(read_pinned(file).decode("utf-8"), id=f"{FAMILY.family}/{name}", family=FAMILY.family,
-                        train_seconds=None, settings={})
-    adapter.tokenizer.encode_special_tokens = True
-    n_added = adapter.vocab_size - adapter.tokenizer.get_vocab_size(with_added_tokens=False)
-    adapter.settings["special_tokens"] = (
-        "not added (add_special_tokens=False); special tokens' text is ordinary text (encode_special_tokens=True); "
-        f"the added tokens that are not special (<think>, <tool_call>..., of {n_added} added) are matched in text, "
-        "as in Alibaba's own use")
-    adapter.recipe = Recipe(f"{__name__}:load", (name,))
-    adapter.source = source_info(file)
-    return adapter
+    return vendor_json_adapter(vendor_file(name), tokenizer_id=f"{FAMILY.family}/{name}", family=FAMILY.family,
+                               recipe=Recipe(f"{__name__}:load", (name,)), vendor="Alibaba")

@@ -24,18 +24,20 @@ from benchmark.adapters import (
     hf_tokenizers,
     inhouse,
     meta_llama,
+    minimax_ai,
     mistral_ai,
     openai_bpe,
     openai_tiktoken,
     user_files,
     xai_grok,
+    zai_glm,
 )
 from benchmark.adapters.table import FILE, KINDS, PRODUCTION, TRAINED, Family, Pretrained, TrainedId, parse_size
 
 # Each module with vendors' vocabularies, once; its tokenizers are listed in its own order, the
 # families by their `order`.
-PRODUCTION_MODULES = (openai_tiktoken, openai_bpe, meta_llama, mistral_ai, alibaba_qwen, deepseek_ai, google_gemma,
-                      xai_grok, anthropic_claude)
+PRODUCTION_MODULES = (openai_tiktoken, openai_bpe, meta_llama, mistral_ai, alibaba_qwen, deepseek_ai, zai_glm,
+                      google_gemma, minimax_ai, xai_grok, anthropic_claude)
 # The families trained here (our BPE in each built-in mix, the libraries') and users' files.
 OTHER_FAMILIES: tuple[Family, ...] = (*inhouse.FAMILIES, *google_sentencepiece.FAMILIES, *hf_tokenizers.FAMILIES,
                                       *hf_parity.FAMILIES, *user_files.FAMILIES)

@@ -3,7 +3,8 @@ this module (vendor, model, where it is named the flagship, when that was read).
 
 A flagship is a model of the models file with a published tokenizer, so its tokens are measured,
 not guessed; a vendor whose current models' tokenizer is not published (Anthropic: its SDK's
-counter is only accurate for claude-2.1 and older; xAI: Grok-1's open weights only) has no line.
+counter is only accurate for claude-2.1 and older; xAI: Grok-1's open weights only; Z.ai and MiniMax:
+GLM-5.3's and MiniMax-M3's are not carried, their GLM-5 and M2 are) has no line.
 The many-language report prices this shortlist per language (report/pages/by_language_section.py).
 
     >>> [f.vendor for f in flagships()][:2]

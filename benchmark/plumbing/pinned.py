@@ -29,7 +29,7 @@ from benchmark.plumbing.errors import BenchmarkError
 
 SUITE_PACKAGE = "tokencost-benchmark"  # this suite's distribution name (pyproject.toml)
 SUITE_MODULE = "benchmark"  # a file under this module is one the suite carries
-# The largest vendor file is 13 MB; a file (or a .gz's content) past this is refused before it fills memory.
+# The largest vendor file is 20 MB (GLM-5's): a file, or a .gz's content, past this is refused unread.
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 

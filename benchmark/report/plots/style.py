@@ -29,8 +29,10 @@ from benchmark.report.view import ReportView
 # (tests/report/test_style.py; Okabe & Ito's own closest pair is 11). The two kinds are drawn in
 # separate panels or with their own line styles.
 KIND_COLOURS = {
-    # tiktoken first: OpenAI, the baseline everyone knows, near black
-    PRODUCTION: ("#333333", "#9467bd", "#99DDFF", "#CC79A7", "#228833", "#EE6677", "#CCBB44", "#AA3377", "#56B4E9"),
+    # tiktoken first: OpenAI, the baseline everyone knows, near black; Z.ai's violet and MiniMax's dark red
+    # were searched for the two added in the table's order, so the others keep their colours (17 from any)
+    PRODUCTION: ("#333333", "#9467bd", "#99DDFF", "#CC79A7", "#228833", "#EE6677", "#510AC9", "#CCBB44", "#840000",
+                 "#AA3377", "#56B4E9"),
     TRAINED: ("#332288", "#117733", "#999933", "#CC6677", "#882255", "#e6ab02", "#44AA99", "#DDCC77", "#88CCEE",
               "#AA4499"),
 }
