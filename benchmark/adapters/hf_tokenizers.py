@@ -11,10 +11,11 @@
   GPT-2's byte-to-character map) and the same `min_frequency=2`, so it is the reference our
   trainer should match in compression.
 
-HF's WordPiece trainer is not deterministic: it breaks ties in Rust hash-map order, so two runs
-on the same text differ in a few of thousands of entries (its BPE trainer is deterministic). The
-training cache pins the model, so reruns measure the same one; `--retrain` may move
-`hf/wordpiece-*` counts slightly.
+WordPiece is trained by hf_wordpiece.py, HF's WordPieceTrainer step for step with its `##` forms
+numbered in code point order: HF's own numbers them in hash-map order, which changes from one
+training to the next and breaks ties between pairs, so the same text gave a different file each
+time (huggingface/tokenizers#1794). Byte-level BPE is trained by HF's BpeTrainer, which is
+deterministic (its alphabet is sorted and it has no `##` forms).
 
 Encoding is `add_special_tokens=False` (no [CLS]/[SEP]), without truncation or padding. HF runs
 on one thread here: `RAYON_NUM_THREADS=1` and `TOKENIZERS_PARALLELISM=false` are set before the
@@ -248,11 +249,22 @@ def _new_wordpiece():
     return tok
 
 
-def _wordpiece_trainer(vocab_size: int):
-    from tokenizers import trainers
+def wordpiece_from_vocab(vocab: Sequence[str]):
+    """Our WordPiece pipeline holding `vocab` (entry i with id i), as HF's trainer leaves it."""
+    from tokenizers import models
 
-    return trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY,
-                                     special_tokens=[UNK], show_progress=False)
+    tok = _new_wordpiece()
+    tok.model = models.WordPiece({token: i for i, token in enumerate(vocab)}, unk_token=UNK)
+    tok.add_special_tokens([UNK])  # train_from_iterator adds its trainer's special tokens so
+    return tok
+
+
+def _train_wordpiece(texts: Sequence[str], vocab_size: int):
+    from benchmark.adapters import hf_wordpiece
+
+    word_counts = hf_wordpiece.count_words(_new_wordpiece(), texts)
+    return wordpiece_from_vocab(hf_wordpiece.train_vocab(word_counts, vocab_size=vocab_size,
+                                                         min_frequency=MIN_FREQUENCY, special_tokens=[UNK]))
 
 
 def _new_bpe():
@@ -270,16 +282,22 @@ def _new_bpe():
     return tok
 
 
-def _bpe_trainer(vocab_size: int):
+def _train_bpe(texts: Sequence[str], vocab_size: int):
     from tokenizers import pre_tokenizers, trainers
 
-    return trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY, show_progress=False,
-                               initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok = _new_bpe()
+    tok.train_from_iterator(texts, trainer=trainers.BpeTrainer(
+        vocab_size=vocab_size, min_frequency=MIN_FREQUENCY, show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    return tok
 
 
+# family -> (its Family, the untrained pipeline, training at a size, what else keys its cache and
+# shows in its rows: WordPiece's trainer is ours, so its models are not HF-trained ones).
+WORDPIECE_TRAINER = "benchmark.adapters.hf_wordpiece: HF's WordPieceTrainer, ## forms in code point order"
 PIPELINES = {
-    WORDPIECE: (WORDPIECE_FAMILY, _new_wordpiece, _wordpiece_trainer),
-    BPE: (BPE_FAMILY, _new_bpe, _bpe_trainer),
+    WORDPIECE: (WORDPIECE_FAMILY, _new_wordpiece, _train_wordpiece, {"trainer": WORDPIECE_TRAINER}),
+    BPE: (BPE_FAMILY, _new_bpe, _train_bpe, {}),
 }
 
 
@@ -290,16 +308,15 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
     from benchmark.adapters.trained import load_or_train
 
     tokenizers = _import_tokenizers()
-    spec, new_tokenizer, new_trainer = PIPELINES[family]
+    spec, new_tokenizer, train_at, trainer = PIPELINES[family]
     recipe = json.loads(new_tokenizer().to_str())  # the untrained pipeline: part of the cache key
 
     def settings(size: int) -> dict[str, Any]:
-        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size}
+        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size, **trainer}
 
     def train(size: int) -> tuple[bytes, float] | str:
-        tok = new_tokenizer()
         started = time.perf_counter()
-        tok.train_from_iterator(texts, trainer=new_trainer(size))
+        tok = train_at(texts, size)
         seconds = time.perf_counter() - started
         n_vocab = tok.get_vocab_size(with_added_tokens=True)
         if n_vocab > size:
@@ -310,7 +327,7 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
     return load_or_train(
         spec, vocab_sizes, cache, texts_sha256=texts_sha256, library_version=tokenizers.__version__,
         suffix=MODEL_SUFFIX, key_settings=lambda size: {"recipe": recipe, "min_frequency": MIN_FREQUENCY,
-                                                        "vocab_size": size},
+                                                        "vocab_size": size, **trainer},
         train=train,
         build=lambda model, size, seconds: HFAdapter(model.decode("utf-8"), id=spec.trained_id(size), family=family,
                                                      train_seconds=seconds, settings=settings(size)),
