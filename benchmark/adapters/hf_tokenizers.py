@@ -29,7 +29,7 @@ import os
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
@@ -292,12 +292,26 @@ def _train_bpe(texts: Sequence[str], vocab_size: int):
     return tok
 
 
-# family -> (its Family, the untrained pipeline, training at a size, what else keys its cache and
-# shows in its rows: WordPiece's trainer is ours, so its models are not HF-trained ones).
+def _wordpiece_trainer_source() -> dict[str, str]:
+    """Our WordPiece trainer has no library version: any edit of its code is a new cache key."""
+    from benchmark.adapters import hf_wordpiece
+
+    return {"trainer_sha256": sha256_hex(Path(hf_wordpiece.__file__).read_bytes())}
+
+
+class _Pipeline(NamedTuple):
+    family: Family
+    new: Callable[[], Any]  # the untrained pipeline
+    train: Callable[[Sequence[str], int], Any]  # (texts, size) -> the trained tokenizer
+    settings: dict[str, Any]  # in the rows and the cache key: WordPiece's trainer is ours, not HF's
+    key: Callable[[], dict[str, Any]]  # in the cache key only
+
+
 WORDPIECE_TRAINER = "benchmark.adapters.hf_wordpiece: HF's WordPieceTrainer, ## forms in code point order"
 PIPELINES = {
-    WORDPIECE: (WORDPIECE_FAMILY, _new_wordpiece, _train_wordpiece, {"trainer": WORDPIECE_TRAINER}),
-    BPE: (BPE_FAMILY, _new_bpe, _train_bpe, {}),
+    WORDPIECE: _Pipeline(WORDPIECE_FAMILY, _new_wordpiece, _train_wordpiece, {"trainer": WORDPIECE_TRAINER},
+                         _wordpiece_trainer_source),
+    BPE: _Pipeline(BPE_FAMILY, _new_bpe, _train_bpe, {}, dict),
 }
 
 
@@ -308,15 +322,17 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
     from benchmark.adapters.trained import load_or_train
 
     tokenizers = _import_tokenizers()
-    spec, new_tokenizer, train_at, trainer = PIPELINES[family]
-    recipe = json.loads(new_tokenizer().to_str())  # the untrained pipeline: part of the cache key
+    pipeline = PIPELINES[family]
+    spec = pipeline.family
+    recipe = json.loads(pipeline.new().to_str())  # the untrained pipeline: part of the cache key
+    key_extra = {**pipeline.settings, **pipeline.key()}
 
     def settings(size: int) -> dict[str, Any]:
-        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size, **trainer}
+        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size, **pipeline.settings}
 
     def train(size: int) -> tuple[bytes, float] | str:
         started = time.perf_counter()
-        tok = train_at(texts, size)
+        tok = pipeline.train(texts, size)
         seconds = time.perf_counter() - started
         n_vocab = tok.get_vocab_size(with_added_tokens=True)
         if n_vocab > size:
@@ -327,7 +343,7 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
     return load_or_train(
         spec, vocab_sizes, cache, texts_sha256=texts_sha256, library_version=tokenizers.__version__,
         suffix=MODEL_SUFFIX, key_settings=lambda size: {"recipe": recipe, "min_frequency": MIN_FREQUENCY,
-                                                        "vocab_size": size, **trainer},
+                                                        "vocab_size": size, **key_extra},
         train=train,
         build=lambda model, size, seconds: HFAdapter(model.decode("utf-8"), id=spec.trained_id(size), family=family,
                                                      train_seconds=seconds, settings=settings(size)),
