@@ -259,12 +259,27 @@ def wordpiece_from_vocab(vocab: Sequence[str]):
     return tok
 
 
-def _train_wordpiece(texts: Sequence[str], vocab_size: int):
+def _wordpiece_trainer(texts: Sequence[str], sizes: Sequence[int]):
+    """size -> (tokenizer, seconds), every size cut from one run to the largest, made at the first
+    call: a run stops at its size, so a smaller one's vocabulary is a larger one's first entries (a
+    size below the alphabet keeps the alphabet whole, and is skipped). A size's seconds are
+    counting the words, then the run until it reached that size."""
     from benchmark.adapters import hf_wordpiece
 
-    word_counts = hf_wordpiece.count_words(_new_wordpiece(), texts)
-    return wordpiece_from_vocab(hf_wordpiece.train_vocab(word_counts, vocab_size=vocab_size,
-                                                         min_frequency=MIN_FREQUENCY, special_tokens=[UNK]))
+    swept: dict[int, tuple[Any, float]] = {}
+
+    def train(size: int) -> tuple[Any, float]:
+        if not swept:
+            started = time.perf_counter()
+            word_counts = hf_wordpiece.count_words(_new_wordpiece(), texts)
+            counted = time.perf_counter() - started
+            run = hf_wordpiece.train_vocab(word_counts, vocab_size=max(sizes), min_frequency=MIN_FREQUENCY,
+                                           special_tokens=[UNK], checkpoints=sizes)
+            swept.update({n: (wordpiece_from_vocab(run.vocab[:max(n, run.n_initial)]), counted + run.seconds_at[n])
+                          for n in sizes})
+        return swept[size]
+
+    return train
 
 
 def _new_bpe():
@@ -282,14 +297,19 @@ def _new_bpe():
     return tok
 
 
-def _train_bpe(texts: Sequence[str], vocab_size: int):
+def _bpe_trainer(texts: Sequence[str], sizes: Sequence[int]):
+    """size -> (tokenizer, seconds): HF's BpeTrainer, once per size."""
     from tokenizers import pre_tokenizers, trainers
 
-    tok = _new_bpe()
-    tok.train_from_iterator(texts, trainer=trainers.BpeTrainer(
-        vocab_size=vocab_size, min_frequency=MIN_FREQUENCY, show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return tok
+    def train(size: int) -> tuple[Any, float]:
+        started = time.perf_counter()
+        tok = _new_bpe()
+        tok.train_from_iterator(texts, trainer=trainers.BpeTrainer(
+            vocab_size=size, min_frequency=MIN_FREQUENCY, show_progress=False,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        return tok, time.perf_counter() - started
+
+    return train
 
 
 def _wordpiece_trainer_source() -> dict[str, str]:
@@ -302,23 +322,27 @@ def _wordpiece_trainer_source() -> dict[str, str]:
 class _Pipeline(NamedTuple):
     family: Family
     new: Callable[[], Any]  # the untrained pipeline
-    train: Callable[[Sequence[str], int], Any]  # (texts, size) -> the trained tokenizer
+    trainer: Callable[[Sequence[str], Sequence[int]], Callable[[int], tuple[Any, float]]]  # (texts, sizes) -> train
     settings: dict[str, Any]  # in the rows and the cache key: WordPiece's trainer is ours, not HF's
     key: Callable[[], dict[str, Any]]  # in the cache key only
 
 
-WORDPIECE_TRAINER = "benchmark.adapters.hf_wordpiece: HF's WordPieceTrainer, ## forms in code point order"
+WORDPIECE_SETTINGS = {
+    "trainer": "benchmark.adapters.hf_wordpiece: HF's WordPieceTrainer, ## forms in code point order",
+    "train_seconds": "counting the words, then the single training run to the largest size until it reached this size",
+}
 PIPELINES = {
-    WORDPIECE: _Pipeline(WORDPIECE_FAMILY, _new_wordpiece, _train_wordpiece, {"trainer": WORDPIECE_TRAINER},
+    WORDPIECE: _Pipeline(WORDPIECE_FAMILY, _new_wordpiece, _wordpiece_trainer, WORDPIECE_SETTINGS,
                          _wordpiece_trainer_source),
-    BPE: _Pipeline(BPE_FAMILY, _new_bpe, _train_bpe, {}, dict),
+    BPE: _Pipeline(BPE_FAMILY, _new_bpe, _bpe_trainer, {}, dict),
 }
 
 
 def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int],
                 cache: TrainingCache) -> dict[int, Adapter | Skipped]:
-    """One training run per size. A WordPiece alphabet larger than the size is a skip: the
-    trainer would silently return a bigger vocabulary than asked for."""
+    """Each size from the cache, else trained (BPE: one run per size; WordPiece: one run for all).
+    A WordPiece alphabet larger than the size is a skip: the trainer would silently return a
+    bigger vocabulary than asked for."""
     from benchmark.adapters.trained import load_or_train
 
     tokenizers = _import_tokenizers()
@@ -330,10 +354,10 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
     def settings(size: int) -> dict[str, Any]:
         return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size, **pipeline.settings}
 
+    train_at = pipeline.trainer(texts, vocab_sizes)
+
     def train(size: int) -> tuple[bytes, float] | str:
-        started = time.perf_counter()
-        tok = pipeline.train(texts, size)
-        seconds = time.perf_counter() - started
+        tok, seconds = train_at(size)
         n_vocab = tok.get_vocab_size(with_added_tokens=True)
         if n_vocab > size:
             return (f"vocab_size {size} is below the WordPiece alphabet of the training text "

@@ -20,7 +20,7 @@ below `min_frequency`. What it leaves out: `limit_alphabet`,
 `initial_alphabet`, `end_of_word_suffix`, `max_token_length` (the adapter sets none of them).
 Encoding stays HF's: the result is the vocabulary of an HF WordPiece model.
 
-    >>> train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=12, min_frequency=2)
+    >>> train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=12, min_frequency=2).vocab
     ['[UNK]', 'g', 'h', 'p', 's', 'u', '##g', '##s', '##u', '##ug', 'hug', 'pug']
 
 (`##u ##g` is in all 20 words; then `h ##ug` 15; then a tie at 5 between `p ##ug` and `##ug ##s`,
@@ -30,9 +30,10 @@ won by the smaller ids, `p` being 3.)
 from __future__ import annotations
 
 import heapq
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 UNK = "[UNK]"
 PREFIX = "##"
@@ -50,11 +51,27 @@ def count_words(tokenizer: Any, texts: Iterable[str]) -> Counter[str]:
     return counts
 
 
+class Training(NamedTuple):
+    vocab: list[str]  # entry i has id i
+    n_initial: int  # the entries before the merges: special tokens, characters, ## forms
+    seconds_at: dict[int, float]  # checkpoint size -> seconds since the call began when a run to it would stop
+
+
 def train_vocab(word_counts: Mapping[str, int], *, vocab_size: int, min_frequency: int,
-                special_tokens: Sequence[str] = (UNK,),
-                continuation_order: Sequence[str] | None = None) -> list[str]:
-    """The vocabulary, entry i with id i. `continuation_order` numbers the `##` forms in another
-    order than code point order (the tests pass an HF run's order to reproduce that run)."""
+                special_tokens: Sequence[str] = (UNK,), continuation_order: Sequence[str] | None = None,
+                checkpoints: Sequence[int] = ()) -> Training:
+    """Train to `vocab_size` entries. A run stops as soon as it holds its size, so a run to a
+    smaller size is this one's first entries (all `n_initial` at least): `checkpoints` are such
+    sizes, timed. `continuation_order` numbers the `##` forms in another order than code point
+    order (the tests pass an HF run's order to reproduce that run)."""
+    started = time.perf_counter()
+    seconds_at: dict[int, float] = {}
+    waiting = sorted(set(checkpoints), reverse=True)  # the smallest last, popped first
+
+    def reached(n_entries: int) -> None:
+        while waiting and waiting[-1] <= n_entries:
+            seconds_at[waiting.pop()] = time.perf_counter() - started
+
     words = sorted(word_counts)  # the words' order decides nothing below; sorted to be plain
     counts = [word_counts[word] for word in words]
     id_to_token: list[str] = []
@@ -78,6 +95,7 @@ def train_vocab(word_counts: Mapping[str, int], *, vocab_size: int, min_frequenc
         ordered = sorted(continuations, key=lambda token: token[len(PREFIX):])
     for token in ordered:
         add(token)
+    n_initial = len(id_to_token)
     symbols = [[token_to_id[word[0]]] + [token_to_id[PREFIX + ch] for ch in word[1:]] if word else []
                for word in words]
 
@@ -92,7 +110,10 @@ def train_vocab(word_counts: Mapping[str, int], *, vocab_size: int, min_frequenc
     queue = [(-pair_counts[pair], pair[0], pair[1], n, pos) for n, (pair, pos) in enumerate(where.items())]
     heapq.heapify(queue)
     pushed = len(queue)
-    while len(token_to_id) < vocab_size and queue:
+    while True:
+        reached(len(id_to_token))
+        if len(id_to_token) >= vocab_size or not queue:
+            break
         negative, left, right, _, pos = heapq.heappop(queue)
         pair = (left, right)
         if -negative != pair_counts[pair]:  # a stale count: back in at the live one, same words
@@ -110,7 +131,8 @@ def train_vocab(word_counts: Mapping[str, int], *, vocab_size: int, min_frequenc
             if pair_counts[changed] > 0:
                 heapq.heappush(queue, (-pair_counts[changed], changed[0], changed[1], pushed, grown_pos))
                 pushed += 1
-    return id_to_token
+    reached(max(waiting, default=0))  # sizes it stopped short of: their run is this one
+    return Training(id_to_token, n_initial, seconds_at)
 
 
 def _merge(word: list[int], left: int, right: int, new_id: int, count: int, i: int,

@@ -14,6 +14,8 @@ import pytest
 from tests.support.paths import REPO
 
 from benchmark.adapters import hf_tokenizers, hf_wordpiece
+from benchmark.adapters.base import Skipped
+from benchmark.adapters.cache import TrainingCache
 from benchmark.corpora import load_flores
 
 LANGUAGES = ("eng_Latn", "kor_Hang", "jpn_Jpan", "ces_Latn")
@@ -44,11 +46,11 @@ def hf_training(texts: list[str], vocab_size: int) -> tuple[str, list[str]]:
 def ours(texts: list[str], vocab_size: int, continuation_order=None) -> str:
     words = hf_wordpiece.count_words(hf_tokenizers._new_wordpiece(), texts)
     vocab = hf_wordpiece.train_vocab(words, vocab_size=vocab_size, min_frequency=hf_tokenizers.MIN_FREQUENCY,
-                                     continuation_order=continuation_order)
+                                     continuation_order=continuation_order).vocab
     return hf_tokenizers.wordpiece_from_vocab(vocab).to_str()
 
 
-@pytest.mark.parametrize("vocab_size", [1500, 3000])
+@pytest.mark.parametrize("vocab_size", [2500, 4000])  # above the alphabet's 2,304 entries
 def test_told_an_hf_trainings_order_it_writes_that_trainings_file(flores_lines, vocab_size):
     files = set()
     for _ in range(3):
@@ -75,11 +77,23 @@ def test_awkward_words_train_as_in_hf(table):
 
 
 def test_ties_go_to_the_smaller_ids_with_the_continuations_in_code_point_order():
-    vocab = hf_wordpiece.train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=12, min_frequency=2)
+    vocab = hf_wordpiece.train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=12, min_frequency=2).vocab
     assert vocab == ["[UNK]", "g", "h", "p", "s", "u", "##g", "##s", "##u", "##ug", "hug", "pug"]
     # `p ##ug` (3, 9) beat `##ug ##s` (9, 7) at 5 each; making `hug` had turned the latter into
     # `hug ##s`, which comes next
-    assert hf_wordpiece.train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=13, min_frequency=2)[-1] == "hugs"
+    assert hf_wordpiece.train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=13, min_frequency=2).vocab[-1] == "hugs"
+
+
+def test_sizes_are_cut_from_one_run_and_equal_a_run_to_that_size(flores_lines, tmp_path):
+    swept = hf_tokenizers.train_sizes(hf_tokenizers.WORDPIECE, flores_lines, "flores", [2000, 2500, 4000],
+                                      TrainingCache(tmp_path / "a"))
+    for size in (2500, 4000):
+        alone = hf_tokenizers.train_sizes(hf_tokenizers.WORDPIECE, flores_lines, "flores", [size],
+                                          TrainingCache(tmp_path / f"b{size}"))[size]
+        assert alone.fingerprint == swept[size].fingerprint and swept[size].vocab_size == size
+    # Below the alphabet (its characters, their ## forms, [UNK]): skipped, as HF's would be.
+    assert isinstance(swept[2000], Skipped) and "(2304 entries: its characters" in swept[2000].reason
+    assert 0 < swept[2500].train_seconds <= swept[4000].train_seconds  # the one run's time to each size
 
 
 def test_the_same_corpus_gives_the_same_file_in_fresh_processes(tmp_path):
