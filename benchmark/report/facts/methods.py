@@ -90,7 +90,7 @@ def methods_paragraph(results: ReportView) -> str:
         f"Only the timing columns ({_timing_columns(results)}) change between runs, with one exception: "
         "this run's `hf/wordpiece-*` tokenizers were trained by HuggingFace's WordPiece trainer, which breaks ties "
         "between equally frequent pairs in hash-map order, which changes from process to process, so a fresh "
-        "training can move their counts by a few tenths of a percent (trained tokenizers are cached, so reruns "
+        "training can move a row's count by about 0.2% (trained tokenizers are cached, so reruns "
         "measure the same model; this suite now trains WordPiece in a fixed order: benchmark/adapters/hf_wordpiece.py)."
     )
 
