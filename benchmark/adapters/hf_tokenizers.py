@@ -255,7 +255,7 @@ def wordpiece_from_vocab(vocab: Sequence[str]):
 
     tok = _new_wordpiece()
     tok.model = models.WordPiece({token: i for i, token in enumerate(vocab)}, unk_token=UNK)
-    tok.add_special_tokens([UNK])  # train_from_iterator adds its trainer's special tokens so
+    tok.add_special_tokens([UNK])  # as train_from_iterator adds its trainer's special tokens
     return tok
 
 

@@ -16,9 +16,9 @@ counts; each heap entry carries words, all those holding the pair at the start, 
 merge formed it afterwards (subtle: a merge is applied only to its entry's words, so a pair's
 older occurrences wait for its older entry to surface; the merged pair's own count is never
 lowered); a merge whose string exists already adds no entry; stopping at the vocabulary size or
-below `min_frequency`. What it leaves out: `limit_alphabet`,
-`initial_alphabet`, `end_of_word_suffix`, `max_token_length` (the adapter sets none of them).
-Encoding stays HF's: the result is the vocabulary of an HF WordPiece model.
+below `min_frequency`. What it leaves out: `limit_alphabet`, `initial_alphabet`,
+`end_of_word_suffix`, `max_token_length` (the adapter sets none of them). Encoding stays HF's:
+the result is the vocabulary of an HF WordPiece model (hf_tokenizers.wordpiece_from_vocab).
 
     >>> train_vocab({"hug": 10, "pug": 5, "hugs": 5}, vocab_size=12, min_frequency=2).vocab
     ['[UNK]', 'g', 'h', 'p', 's', 'u', '##g', '##s', '##u', '##ug', 'hug', 'pug']
