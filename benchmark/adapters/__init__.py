@@ -6,7 +6,8 @@ from models.csv), each vendor's flagship, the report's default shortlist (flagsh
 flagships.csv).
 
 One module per outside library (openai_tiktoken.py, openai_bpe.py, google_sentencepiece.py,
-hf_tokenizers.py, hf_parity.py) and ours (inhouse.py); one per vendor, named after its owner
+hf_tokenizers.py, hf_parity.py; hf_wordpiece.py is HF's WordPiece trainer redone with a fixed
+order, for hf_tokenizers.py) and ours (inhouse.py); one per vendor, named after its owner
 (meta_llama.py, mistral_ai.py, alibaba_qwen.py, deepseek_ai.py, zai_glm.py, google_gemma.py,
 minimax_ai.py, xai_grok.py, anthropic_claude.py; OpenAI's are openai_tiktoken.py and openai_bpe.py),
 each listed once in families.PRODUCTION_MODULES, its files pinned by SHA-256 and read by

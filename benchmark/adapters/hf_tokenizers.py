@@ -11,10 +11,11 @@
   GPT-2's byte-to-character map) and the same `min_frequency=2`, so it is the reference our
   trainer should match in compression.
 
-HF's WordPiece trainer is not deterministic: it breaks ties in Rust hash-map order, so two runs
-on the same text differ in a few of thousands of entries (its BPE trainer is deterministic). The
-training cache pins the model, so reruns measure the same one; `--retrain` may move
-`hf/wordpiece-*` counts slightly.
+WordPiece is trained by hf_wordpiece.py, HF's WordPieceTrainer step for step with its `##` forms
+numbered in code point order: HF's own numbers them in hash-map order, which changes from one
+training to the next and breaks ties between pairs, so the same text gave a different file each
+time (huggingface/tokenizers#1794). Byte-level BPE is trained by HF's BpeTrainer, which is
+deterministic (its alphabet is sorted and it has no `##` forms).
 
 Encoding is `add_special_tokens=False` (no [CLS]/[SEP]), without truncation or padding. HF runs
 on one thread here: `RAYON_NUM_THREADS=1` and `TOKENIZERS_PARALLELISM=false` are set before the
@@ -28,7 +29,7 @@ import os
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from benchmark.adapters.base import Adapter, Recipe, Skipped, readable_bytes, sha256_hex
 from benchmark.adapters.cache import TrainingCache
@@ -248,11 +249,37 @@ def _new_wordpiece():
     return tok
 
 
-def _wordpiece_trainer(vocab_size: int):
-    from tokenizers import trainers
+def wordpiece_from_vocab(vocab: Sequence[str]):
+    """Our WordPiece pipeline holding `vocab` (entry i with id i), as HF's trainer leaves it."""
+    from tokenizers import models
 
-    return trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY,
-                                     special_tokens=[UNK], show_progress=False)
+    tok = _new_wordpiece()
+    tok.model = models.WordPiece({token: i for i, token in enumerate(vocab)}, unk_token=UNK)
+    tok.add_special_tokens([UNK])  # as train_from_iterator adds its trainer's special tokens
+    return tok
+
+
+def _wordpiece_trainer(texts: Sequence[str], sizes: Sequence[int]):
+    """size -> (tokenizer, seconds), every size cut from one run to the largest, made at the first
+    call: a run stops at its size, so a smaller one's vocabulary is a larger one's first entries (a
+    size below the alphabet keeps the alphabet whole, and is skipped). A size's seconds are
+    counting the words, then the run until it reached that size."""
+    from benchmark.adapters import hf_wordpiece
+
+    swept: dict[int, tuple[Any, float]] = {}
+
+    def train(size: int) -> tuple[Any, float]:
+        if not swept:
+            started = time.perf_counter()
+            word_counts = hf_wordpiece.count_words(_new_wordpiece(), texts)
+            counted = time.perf_counter() - started
+            run = hf_wordpiece.train_vocab(word_counts, vocab_size=max(sizes), min_frequency=MIN_FREQUENCY,
+                                           special_tokens=[UNK], checkpoints=sizes)
+            swept.update({n: (wordpiece_from_vocab(run.vocab[:max(n, run.n_initial)]), counted + run.seconds_at[n])
+                          for n in sizes})
+        return swept[size]
+
+    return train
 
 
 def _new_bpe():
@@ -270,37 +297,67 @@ def _new_bpe():
     return tok
 
 
-def _bpe_trainer(vocab_size: int):
+def _bpe_trainer(texts: Sequence[str], sizes: Sequence[int]):
+    """size -> (tokenizer, seconds): HF's BpeTrainer, once per size."""
     from tokenizers import pre_tokenizers, trainers
 
-    return trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY, show_progress=False,
-                               initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    def train(size: int) -> tuple[Any, float]:
+        started = time.perf_counter()
+        tok = _new_bpe()
+        tok.train_from_iterator(texts, trainer=trainers.BpeTrainer(
+            vocab_size=size, min_frequency=MIN_FREQUENCY, show_progress=False,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        return tok, time.perf_counter() - started
+
+    return train
 
 
+def _wordpiece_trainer_source() -> dict[str, str]:
+    """Our WordPiece trainer has no library version: any edit of its code is a new cache key."""
+    from benchmark.adapters import hf_wordpiece
+
+    return {"trainer_sha256": sha256_hex(Path(hf_wordpiece.__file__).read_bytes())}
+
+
+class _Pipeline(NamedTuple):
+    family: Family
+    new: Callable[[], Any]  # the untrained pipeline
+    trainer: Callable[[Sequence[str], Sequence[int]], Callable[[int], tuple[Any, float]]]  # (texts, sizes) -> train
+    settings: dict[str, Any]  # in the rows and the cache key: WordPiece's trainer is ours, not HF's
+    key: Callable[[], dict[str, Any]]  # in the cache key only
+
+
+WORDPIECE_SETTINGS = {
+    "trainer": "benchmark.adapters.hf_wordpiece: HF's WordPieceTrainer, ## forms in code point order",
+    "train_seconds": "counting the words, then the single training run to the largest size until it reached this size",
+}
 PIPELINES = {
-    WORDPIECE: (WORDPIECE_FAMILY, _new_wordpiece, _wordpiece_trainer),
-    BPE: (BPE_FAMILY, _new_bpe, _bpe_trainer),
+    WORDPIECE: _Pipeline(WORDPIECE_FAMILY, _new_wordpiece, _wordpiece_trainer, WORDPIECE_SETTINGS,
+                         _wordpiece_trainer_source),
+    BPE: _Pipeline(BPE_FAMILY, _new_bpe, _bpe_trainer, {}, dict),
 }
 
 
 def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_sizes: Sequence[int],
                 cache: TrainingCache) -> dict[int, Adapter | Skipped]:
-    """One training run per size. A WordPiece alphabet larger than the size is a skip: the
-    trainer would silently return a bigger vocabulary than asked for."""
+    """Each size from the cache, else trained (BPE: one run per size; WordPiece: one run for all).
+    A WordPiece alphabet larger than the size is a skip: the trainer would silently return a
+    bigger vocabulary than asked for."""
     from benchmark.adapters.trained import load_or_train
 
     tokenizers = _import_tokenizers()
-    spec, new_tokenizer, new_trainer = PIPELINES[family]
-    recipe = json.loads(new_tokenizer().to_str())  # the untrained pipeline: part of the cache key
+    pipeline = PIPELINES[family]
+    spec = pipeline.family
+    recipe = json.loads(pipeline.new().to_str())  # the untrained pipeline: part of the cache key
+    key_extra = {**pipeline.settings, **pipeline.key()}
 
     def settings(size: int) -> dict[str, Any]:
-        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size}
+        return {"min_frequency": MIN_FREQUENCY, "trained_vocab_size": size, **pipeline.settings}
+
+    train_at = pipeline.trainer(texts, vocab_sizes)
 
     def train(size: int) -> tuple[bytes, float] | str:
-        tok = new_tokenizer()
-        started = time.perf_counter()
-        tok.train_from_iterator(texts, trainer=new_trainer(size))
-        seconds = time.perf_counter() - started
+        tok, seconds = train_at(size)
         n_vocab = tok.get_vocab_size(with_added_tokens=True)
         if n_vocab > size:
             return (f"vocab_size {size} is below the WordPiece alphabet of the training text "
@@ -310,7 +367,7 @@ def train_sizes(family: str, texts: Sequence[str], texts_sha256: str, vocab_size
     return load_or_train(
         spec, vocab_sizes, cache, texts_sha256=texts_sha256, library_version=tokenizers.__version__,
         suffix=MODEL_SUFFIX, key_settings=lambda size: {"recipe": recipe, "min_frequency": MIN_FREQUENCY,
-                                                        "vocab_size": size},
+                                                        "vocab_size": size, **key_extra},
         train=train,
         build=lambda model, size, seconds: HFAdapter(model.decode("utf-8"), id=spec.trained_id(size), family=family,
                                                      train_seconds=seconds, settings=settings(size)),

@@ -7,8 +7,9 @@ Each folder is a run's output (`run --output DIR`). Compared exactly: every row 
 language and pair), and results.csv, summaries.csv and pairwise.csv line by line, all without
 the timing columns (docs/methodology.md, "What changes between runs"). Floats are compared as
 written, so a figure that moved in its last bit is a difference. Prints what differs, and exits 1
-if anything does. `--skip-family F` leaves a family's rows out (hf-wordpiece, when the two runs
-trained it apart: its trainer breaks ties in hash-map order).
+if anything does. `--skip-family F` leaves a family's rows out (hf-wordpiece, when a run is older
+than benchmark/adapters/hf_wordpiece.py: HF's own trainer broke ties in hash-map order, so two
+trainings differed).
 """
 
 from __future__ import annotations
