@@ -13,7 +13,7 @@ from pathlib import Path
 from benchmark.pricing.answer import Answer, LanguageAnswer, answer_data, comparison
 from benchmark.pricing.decision import Leader
 from benchmark.pricing.money import ModelFigures, lossy
-from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
+from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.pricing.prices_file import USER_PRICES
 
 MAX_MODELS_NAMED = 8  # per tokenizer line; the rest are counted
@@ -53,7 +53,7 @@ def _leader_lines(title: str, leader: Leader | None, phrase, *, dearer: bool) ->
         lines.append(f"  next: {leader.next_best.model} [{leader.next_best.tokenizer}]")
     elif leader.next_best is not None:
         value, low, high = leader.lead
-        interval = "" if low == high else f" (95% CI {low:.2f}-{high:.2f})"
+        interval = fmt_ci(low, high)
         how = f"{value:.2f}x the leader's cost" if dearer else f"the leader holds {value:.2f}x as much"
         lines.append(f"  next: {leader.next_best.model} [{leader.next_best.tokenizer}], {how}{interval}")
     return lines

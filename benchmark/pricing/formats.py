@@ -1,9 +1,11 @@
 """How money and context read: dollars to two significant figures, capacities as whole numbers; and
-a figure with its interval, as the cost verb and the report write it."""
+a figure with its interval, as the cost verb and the report write it (every interval goes through
+`fmt_ci` and `fmt_range`)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from benchmark.pricing.database import Listing
 
@@ -44,6 +46,21 @@ def fmt_price(listing: Listing) -> str:
     return f"{fmt_usd(listing.input_usd_per_mtok)}/M input tokens"
 
 
+def fmt_range(low: float, high: float, *, digits: int = 2, fmt: Callable[[float], str] | None = None) -> str:
+    """An interval's two ends, '1.67-1.71': with `digits` decimals, or each written by `fmt`."""
+    write = fmt or (lambda v: f"{v:.{digits}f}")
+    return f"{write(low)}-{write(high)}"
+
+
+def fmt_ci(low: float | None, high: float | None, *, label: str = "95% CI ", opening: str = " (", closing: str = ")",
+           point_alone: bool = True, **ends) -> str:
+    """The interval after a figure, ' (95% CI 1.67-1.71)', the one way every interval is written;
+    empty without one, and with `point_alone` for an interval of one point. `ends` go to `fmt_range`."""
+    if low is None or high is None or (point_alone and low == high):
+        return ""
+    return f"{opening}{label}{fmt_range(low, high, **ends)}{closing}"
+
+
 def fmt_interval(value: float | None, low: float | None, high: float | None, *, digits: int = 2, unit: str = "x",
                  label: str = "95% CI ", point_alone: bool = True) -> str:
     """A figure and its interval, the one formatter of both (the cost verb's and the report's):
@@ -52,6 +69,4 @@ def fmt_interval(value: float | None, low: float | None, high: float | None, *, 
     interval of one point (the reference against itself)."""
     if value is None:
         return ""
-    if low is None or high is None or (point_alone and low == high):
-        return f"{value:.{digits}f}{unit}"
-    return f"{value:.{digits}f}{unit} ({label}{low:.{digits}f}-{high:.{digits}f})"
+    return f"{value:.{digits}f}{unit}" + fmt_ci(low, high, label=label, point_alone=point_alone, digits=digits)

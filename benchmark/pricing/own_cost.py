@@ -20,7 +20,7 @@ from benchmark.pricing.database import Listing
 from benchmark.pricing.own_figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, first_screen,
                                            model_costs, premiums_for, price_list, shortlisted)
 from benchmark.pricing.money import unpriced
-from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
+from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 
 MAX_MODELS_NAMED = 8  # per tokenizer line, as the language answer; the rest are counted
 
@@ -87,14 +87,14 @@ def _reference_lines(count: OwnCount, premium: Premium | None, source: PremiumSo
     n = count.n_tokens_total
     low = n / premium.ci_high if premium.ci_high else None
     high = n / premium.ci_low if premium.ci_low else None
-    interval = f" (95% CI {low:,.0f}-{high:,.0f})" if low is not None and high is not None and low != high else ""
+    interval = fmt_ci(low, high, fmt=lambda v: f"{v:,.0f}")
     lines = [f"  in {source.reference}: about {n / premium.value:,.0f} tokens{interval}, from "
              f"{_plain(source.label)}'s premium {fmt_interval(premium.value, premium.ci_low, premium.ci_high)}"]
     if cheapest is not None and cheapest.usd is not None:
         price = cheapest.listing.input_usd_per_mtok
         money = fmt_usd(n / premium.value * price / 1e6)
         if interval and fmt_usd(low * price / 1e6) != fmt_usd(high * price / 1e6):
-            money += f" (95% CI {fmt_usd(low * price / 1e6)}-{fmt_usd(high * price / 1e6)})"
+            money += fmt_ci(low * price / 1e6, high * price / 1e6, fmt=fmt_usd)
         lines.append(f"    on {_plain(cheapest.listing.model)}: {money} in {source.reference}, "
                      f"against {fmt_usd(cheapest.usd)} as written")
     return lines

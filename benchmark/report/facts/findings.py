@@ -6,6 +6,7 @@ any output). Nothing here computes a figure the tables or plots also need.
 from __future__ import annotations
 
 from benchmark.adapters.families import family_name
+from benchmark.pricing.formats import fmt_ci, fmt_range
 from benchmark.report.facts.decomposition import tokenizer_share_finding
 from benchmark.report.facts.hangul_first import hangul_first_sentence
 from benchmark.report.facts.analysis import (
@@ -83,9 +84,7 @@ def _premium_sentence(results: ReportView) -> str:
     if not worst:
         return ""
     tid, top = max(worst, key=lambda item: (item[1].premium, item[0]))
-    ci = ""
-    if top.premium_ci_low is not None and top.premium_ci_high is not None:
-        ci = f" (95% CI {top.premium_ci_low:.2f}-{top.premium_ci_high:.2f})"
+    ci = fmt_ci(top.premium_ci_low, top.premium_ci_high, point_alone=False)
     ref_name = results.record.language_names.get(reference, reference)
     sentence = (
         f"{_name(results, top.language)} pays the most: under {tid} the same sentences take "
@@ -106,7 +105,7 @@ def _fairness_sentence(results: ReportView) -> str:
         return ""
 
     def gini(s) -> str:
-        ci = f", 95% CI {s.gini_ci_low:.3f}-{s.gini_ci_high:.3f}" if s.gini_ci_low is not None else ""
+        ci = fmt_ci(s.gini_ci_low, s.gini_ci_high, opening=", ", closing="", point_alone=False, digits=3)
         return f"{s.tokenizer} (Gini {s.gini:.3f}{ci})"
 
     most, least = production[0], production[-1]
@@ -259,7 +258,7 @@ def _speed_sentence(results: ReportView) -> str:
     if ranking.self_ratios is not None and ranking.tie_share > SPEED_TIE_SHARE:
         low, high = ranking.self_ratios
         tie = (f", within {ranking.tie_share:.0%} of each other: tiktoken timed against itself read "
-               f"{low:.2f}-{high:.2f}x in this run, so it does not order them")
+               f"{fmt_range(low, high)}x in this run, so it does not order them")
     else:
         tie = f", within {ranking.tie_share:.0%} of each other (closer than one run tells apart)"
     fast = (f"The fastest encoder is {named(leaders, unit)}" if len(leaders) == 1

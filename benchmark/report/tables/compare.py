@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from benchmark.adapters.families import family_name
+from benchmark.pricing.formats import fmt_ci
 from benchmark.report.facts.analysis import is_lossy, lossy_lines
 from benchmark.report.facts.compare import TokenRange, by_gini, mix_families, mix_rows, mix_size, summaries, token_ranges
 from benchmark.report.naming import (
@@ -86,7 +87,7 @@ def _against_next(results: ReportView, tokens: TokenRange) -> str:
     ratio, low, high = found
     if low <= 1 <= high:
         return f"tied with {tokens.runner_up.tokenizer}"
-    return f"{ratio:.3f}x {tokens.runner_up.tokenizer} ({low:.3f}-{high:.3f})"
+    return f"{ratio:.3f}x {tokens.runner_up.tokenizer}{fmt_ci(low, high, label='', point_alone=False, digits=3)}"
 
 
 def fairness_table(results: ReportView) -> Table:

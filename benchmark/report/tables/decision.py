@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from benchmark.pricing.book import PriceBook
 from benchmark.pricing.decision import Leader, by_language, cheapest, roomiest, tie_rule
 from benchmark.pricing.money import ModelFigures, model_figures, reference_words, unpriced
-from benchmark.pricing.formats import fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
+from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.report.tables.table import Table
 from benchmark.results.rows import Results
 
@@ -34,8 +34,7 @@ def _others(leader: Leader) -> tuple[str, str]:
     if leader.next_best is None or leader.lead is None:
         return tied, ""
     value, low, high = leader.lead
-    interval = "" if low == high else f" ({low:.2f}-{high:.2f})"
-    return tied, f"{leader.next_best.model} on {leader.next_best.tokenizer}: {value:.2f}x{interval}"
+    return tied, f"{leader.next_best.model} on {leader.next_best.tokenizer}: {value:.2f}x{fmt_ci(low, high, label='')}"
 
 
 def _rule(results: Results) -> str:
