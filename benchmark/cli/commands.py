@@ -178,7 +178,7 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
     results_path = Path(results_path)
     results = load_results(results_path)
     if prices is not None:  # a bad prices file is its one line before any folder is touched
-        from benchmark.pricing.book import price_book
+        from benchmark.pricing.prices.book import price_book
 
         price_book(results, prices=prices)
     output = Path(output) if output is not None else results_path.parent
@@ -396,7 +396,7 @@ ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-lan
 def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", prices: Path | None = None,
              models: Sequence[str] | None = None, as_json: bool = False, out: TextIO | None = None) -> int:
     """Print `language`'s cost (codes or names, comma-separated) on every model or `models`, from saved results."""
-    from benchmark.pricing.answer_text import answer_for
+    from benchmark.pricing.language.text import answer_for
 
     (out or sys.stdout).write(answer_for(language, Path(results_path), prices=prices, models=models, as_json=as_json))
     return EXIT_OK
@@ -406,7 +406,7 @@ def cmd_cost_file(paths: Sequence[Path], *, results_path: Path = ALL_LANGUAGES_O
                   out: TextIO | None = None, **options) -> int:
     """Print the files' cost and window fit; `options` are own_cost_answer's (language, prices, models, as_json,
     every_tokenizer)."""
-    from benchmark.pricing.own_cost import own_cost_answer
+    from benchmark.pricing.file.answer import own_cost_answer
 
     print(own_cost_answer(paths, results_path=Path(results_path), **options), end="", file=out or sys.stdout)
     return EXIT_OK

@@ -16,7 +16,7 @@ PRICES_HELP = ("your own prices: a CSV with the header model,input_usd_per_mtok[
 def run_cost(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_cost, cmd_cost_file
 
-    if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/own_cost.py)
+    if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/file/answer.py)
         if args.language is not None:
             raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
         return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from benchmark.pricing.database import Listing
+from benchmark.pricing.prices.database import Listing
 
 
 def fmt_usd(value: float | None) -> str:

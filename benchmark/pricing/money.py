@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from benchmark.pricing.database import Listing
+from benchmark.pricing.prices.database import Listing
 from benchmark.results.rows import Results, ResultRow
 
 MIN_ROUNDTRIP = 0.99  # as the report's lossy mark: below it a tokenizer changed some of the text
@@ -114,7 +114,7 @@ def unpriced(models: Mapping[str, Sequence[str]], listings: Mapping[str, Listing
         for model in names:
             listing = listings.get(model)
             if listing is None:
-                why[model] = (reasons or {}).get(model) or "not in the price listings (pricing/listings.csv)"
+                why[model] = (reasons or {}).get(model) or "not in the price listings (pricing/prices/listings.csv)"
             elif not listing.priced:
                 why[model] = f"{listing.listing} has no price ({listing.source.split(',')[0]})"
     return why

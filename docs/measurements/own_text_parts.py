@@ -83,9 +83,9 @@ def print_answer_parts(path: str) -> None:
     import datetime as dt
 
     from benchmark.measure.own_text import OwnCount, read_own_texts
-    from benchmark.pricing.listings import listing_reasons
-    from benchmark.pricing.own_cost import render_own_cost
-    from benchmark.pricing.own_figures import price_list
+    from benchmark.pricing.prices.listings import listing_reasons
+    from benchmark.pricing.file.answer import render_own_cost
+    from benchmark.pricing.file.figures import price_list
 
     start = time.perf_counter()
     texts = read_own_texts([path])

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from benchmark.pricing.answer import answer_data
-from benchmark.pricing.prices_file import MAX_PRICES_BYTES
+from benchmark.pricing.language.answer import answer_data
+from benchmark.pricing.prices.user_prices import MAX_PRICES_BYTES
 from benchmark.results import pairwise
 from benchmark.results.pairwise import PairwiseRatios, ratio_between
 from benchmark.results.rows import load_results

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from benchmark.pricing.listings import database_listings
+from benchmark.pricing.prices.listings import database_listings
 
 ON = dt.date(2026, 12, 1)
 

@@ -1,4 +1,4 @@
-"""`cost --file`'s answer (benchmark/pricing/own_cost.py): a real document's tokens priced on every
+"""`cost --file`'s answer (benchmark/pricing/file/answer.py): a real document's tokens priced on every
 model from the pinned database, its window fit, the cheapest and roomiest, and with --language the
 same content in English from the committed 204-language premiums."""
 
@@ -18,8 +18,8 @@ from benchmark.cli.parser import main
 from benchmark.measure.own_text import count_own_texts, read_own_texts
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.pricing.formats import fmt_usd
-from benchmark.pricing.own_cost import render_own_cost
-from benchmark.pricing.own_figures import premiums_for, price_list
+from benchmark.pricing.file.answer import render_own_cost
+from benchmark.pricing.file.figures import premiums_for, price_list
 from benchmark.results.rows import load_results
 from tests.support.paths import REPO
 from tests.support.vendor_code import devtest_lines
@@ -178,10 +178,10 @@ def test_json_holds_every_figure_of_the_text(spanish, tmp_path):
     prices.write_text("model,input_usd_per_mtok,context_window,tokenizer,provider\n"
                       "our-own,0.0001,50000000,tiktoken/o200k_base,us\n", encoding="utf-8")
     models, listings = price_list(ON, prices)
-    from benchmark.pricing.own_cost_json import render_own_cost_json
+    from benchmark.pricing.file.as_json import render_own_cost_json
 
     source = premiums_for("spa", ALL_LANGUAGES)
-    from benchmark.pricing.listings import listing_reasons
+    from benchmark.pricing.prices.listings import listing_reasons
 
     text = render_own_cost_json(texts, counts, models, listings, on=ON, premiums=source, prices=prices,
                                 reasons=listing_reasons())

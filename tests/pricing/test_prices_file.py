@@ -1,4 +1,4 @@
-"""The user's prices file (benchmark/pricing/prices_file.py): a number is read exactly as written
+"""The user's prices file (benchmark/pricing/prices/user_prices.py): a number is read exactly as written
 or refused in one line naming the file, line and column; a file that is not a small regular CSV
 is refused at once (issue 38: items 2 and 9, a duplicated column, prices no vendor charges)."""
 
@@ -15,8 +15,8 @@ import pytest
 
 from benchmark.cli.parser import main
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.pricing.book import price_book
-from benchmark.pricing.prices_file import MAX_PRICES_BYTES, read_user_prices
+from benchmark.pricing.prices.book import price_book
+from benchmark.pricing.prices.user_prices import MAX_PRICES_BYTES, read_user_prices
 from benchmark.results.rows import load_results
 from tests.support.paths import DATA, REPO
 
@@ -202,7 +202,7 @@ def test_a_prices_file_at_the_size_bound_is_booked_in_one_pass(tmp_path, results
         lines.append(line)
         size += len(line)
     path = prices(tmp_path, "".join(lines))
-    script = ("import sys; from benchmark.pricing.book import price_book; from benchmark.results.rows import "
+    script = ("import sys; from benchmark.pricing.prices.book import price_book; from benchmark.results.rows import "
               "load_results; book = price_book(load_results(sys.argv[1]), prices=sys.argv[2]); "
               "print(len(book.models['tiktoken/o200k_base']))")
     done = subprocess.run([sys.executable, "-c", script, str(FIXTURE), str(path)], capture_output=True, text=True,

@@ -19,11 +19,12 @@ import pytest
 from benchmark.cli.commands import cmd_cost
 from benchmark.cli.parser import main
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.pricing import database, decision
-from benchmark.pricing.book import price_book
+from benchmark.pricing.prices import database
+from benchmark.pricing.language import decision
+from benchmark.pricing.prices.book import price_book
 from benchmark.pricing.money import model_figures
-from benchmark.pricing.listings import LISTINGS_FILE, database_listings
-from benchmark.pricing.prices_file import read_user_prices
+from benchmark.pricing.prices.listings import LISTINGS_FILE, database_listings
+from benchmark.pricing.prices.user_prices import read_user_prices
 from benchmark.results.rows import load_results
 from tests.support.paths import DATA, REPO
 
@@ -96,7 +97,7 @@ def test_listings_are_cached_by_version_file_and_date(own_cache, monkeypatch):
     first = database_listings(ON)
     [cached] = own_cache.glob("listings-*.json")
     # The second read comes from the cache alone: the database is not asked.
-    monkeypatch.setattr("benchmark.pricing.listings.lookup", lambda *a, **k: pytest.fail("read the database"))
+    monkeypatch.setattr("benchmark.pricing.prices.listings.lookup", lambda *a, **k: pytest.fail("read the database"))
     assert database_listings(ON) == first
     monkeypatch.undo()
     monkeypatch.setenv("XDG_CACHE_HOME", str(own_cache.parents[1]))
@@ -307,7 +308,7 @@ def test_every_model_of_the_models_file_is_priced_or_says_why():
 
 
 def test_the_usage_page_gives_the_command_that_makes_the_committed_results():
-    from benchmark.pricing.answer import ALL_LANGUAGES_COMMAND
+    from benchmark.pricing.language.answer import ALL_LANGUAGES_COMMAND
 
     assert ALL_LANGUAGES_COMMAND in (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
 
@@ -357,7 +358,7 @@ def test_every_listing_names_who_sells_at_its_price():
 def test_the_readme_answer_for_hindi_is_what_cost_prints_on_the_committed_results():
     """README's excerpt of `cost hin` (its cheapest and roomiest lines, with their providers) is the
     answer on the committed 204-language results, line for line."""
-    from benchmark.pricing.answer_text import answer_for
+    from benchmark.pricing.language.text import answer_for
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme.split("## What your language costs on each model", 1)[1]

@@ -1,4 +1,4 @@
-"""`cost --models a,b,c` (pricing/shortlist.py) on the committed 204-language results
+"""`cost --models a,b,c` (pricing/language/shortlist.py) on the committed 204-language results
 (reports/all-languages/results.json): the answer restricted to a shortlist, its ties and intervals
 as the whole answer's, a family name taken with its models named, a brand or an unknown name
 refused with close matches, and a model without a count or a price named with why."""
@@ -11,9 +11,9 @@ import pytest
 
 from benchmark.cli.commands import cmd_cost
 from benchmark.cli.parser import main
-from benchmark.pricing import decision
-from benchmark.pricing.answer import answer_data
-from benchmark.pricing.answer_text import cost_phrase, room_phrase
+from benchmark.pricing.language import decision
+from benchmark.pricing.language.answer import answer_data
+from benchmark.pricing.language.text import cost_phrase, room_phrase
 from tests.support.paths import REPO
 
 COMMITTED = REPO / "reports" / "all-languages" / "results.json"

@@ -13,9 +13,9 @@ import pytest
 
 from benchmark.adapters.flagships import FLAGSHIPS_FILE, flagships
 from benchmark.adapters.models import all_models
-from benchmark.pricing.book import price_book
+from benchmark.pricing.prices.book import price_book
 from benchmark.pricing.formats import fmt_usd
-from benchmark.pricing.listings import database_listings
+from benchmark.pricing.prices.listings import database_listings
 from benchmark.report.pages.by_language_section import by_language
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results

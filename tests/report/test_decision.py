@@ -11,7 +11,7 @@ import statistics
 import pytest
 import quickjs
 
-from benchmark.pricing.book import price_book
+from benchmark.pricing.prices.book import price_book
 from benchmark.report.view import ReportView
 from benchmark.report.pages.decision_section import decision
 from benchmark.report.pages.filter_box import SCRIPT, filter_attributes, header_attributes

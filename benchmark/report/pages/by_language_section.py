@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from benchmark.pricing.book import PriceBook, price_book
+from benchmark.pricing.prices.book import PriceBook, price_book
 from benchmark.pricing.money import model_figures
 from benchmark.report.facts.by_language import contenders, language_orders, overall_order
 from benchmark.report.pages.decision_section import Decision

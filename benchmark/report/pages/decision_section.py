@@ -10,8 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmark.pricing.book import PriceBook, price_book
-from benchmark.pricing.prices_file import USER_PRICES
+from benchmark.pricing.prices.book import PriceBook, price_book
+from benchmark.pricing.prices.user_prices import USER_PRICES
 from benchmark.report.tables.decision import (
     cheapest_money_table,
     decision_figures,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from benchmark.adapters.flagships import Flagship
-from benchmark.pricing.database import Listing
+from benchmark.pricing.prices.database import Listing
 from benchmark.pricing.money import ModelFigures
 from benchmark.pricing.formats import fmt_interval, fmt_usd
 from benchmark.report.facts.by_language import LanguageOrder

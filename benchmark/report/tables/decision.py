@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchmark.pricing.book import PriceBook
-from benchmark.pricing.decision import Leader, by_language, cheapest, roomiest, tie_rule
+from benchmark.pricing.prices.book import PriceBook
+from benchmark.pricing.language.decision import Leader, by_language, cheapest, roomiest, tie_rule
 from benchmark.pricing.money import ModelFigures, model_figures, reference_words, unpriced
 from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 from benchmark.report.tables.table import Table

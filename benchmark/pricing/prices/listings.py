@@ -8,7 +8,7 @@ embedding model, base weights no API sells). A vendor's entry whose price the da
 from a reseller is not the vendor's price (database.py names the reseller). It holds no figure:
 prices and windows are read from the database.
 
-The user's own prices (`--prices FILE`) are read by prices_file.py.
+The user's own prices (`--prices FILE`) are read by user_prices.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from benchmark.plumbing.fileio import atomic_write_text
 from benchmark.plumbing.sealed import Seal
-from benchmark.pricing.database import Listing, database_label, lookup
+from benchmark.pricing.prices.database import Listing, database_label, lookup
 from benchmark.results.plain import RecordError, from_plain, to_plain
 
 LISTINGS_FILE = Path(__file__).with_name("listings.csv")

@@ -1,7 +1,7 @@
 """The `cost` verb's answer as data, for one language or several: every production tokenizer (or
 those of a shortlist, `--models`) with its models, tokens per sentence and premium, the cheapest
 priced model and the roomiest window on it; then the cheapest and the roomiest model overall, or
-the models the sample cannot tell apart. answer_text.py prints it (`answer_for`), answer_json.py writes it as
+the models the sample cannot tell apart. text.py prints it (`answer_for`), as_json.py writes it as
 JSON, both from the same figures.
 
 Reads saved results only (no tokenizer is built), so it answers in well under two seconds.
@@ -17,11 +17,11 @@ from pathlib import Path
 from benchmark.adapters.families import PRODUCTION_SELECTOR
 from benchmark.plumbing.errors import BenchmarkError
 
-from benchmark.pricing.book import PriceBook
-from benchmark.pricing.decision import Leader, cheapest, roomiest, tie_rule
+from benchmark.pricing.prices.book import PriceBook
+from benchmark.pricing.language.decision import Leader, cheapest, roomiest, tie_rule
 from benchmark.pricing.money import ModelFigures, model_figures, reference_words, unpriced
-from benchmark.pricing.prices_file import USER_PRICES
-from benchmark.pricing.shortlist import Shortlist
+from benchmark.pricing.prices.user_prices import USER_PRICES
+from benchmark.pricing.language.shortlist import Shortlist
 from benchmark.results.rows import Results, ResultRow
 
 # The one command that makes the committed results `cost` reads (docs/usage.md, "Every FLORES-200 language").
@@ -187,8 +187,8 @@ def _answer_data(text: str, results_path: Path, *, prices: Path | None, models: 
     from benchmark.adapters.families import production_tokenizers
     from benchmark.corpora import bundled_languages, bundled_names
     from benchmark.corpora.languages import resolve_code_or_name
-    from benchmark.pricing.book import price_book
-    from benchmark.pricing.shortlist import resolve_shortlist
+    from benchmark.pricing.prices.book import price_book
+    from benchmark.pricing.language.shortlist import resolve_shortlist
     from benchmark.results.rows import load_results
 
     if not results_path.exists():

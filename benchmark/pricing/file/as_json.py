@@ -1,4 +1,4 @@
-"""The `cost --file` answer (own_cost.py, from own_figures.py) as one JSON document, `cost --file PATH ... --json`: each
+"""The `cost --file` answer (answer.py, from figures.py) as one JSON document, `cost --file PATH ... --json`: each
 file's size, every tokenizer's exact count (per file and in all), every model's listing, cost and
 window fit, the cheapest and roomiest, and with --language the reference-language estimate with
 its interval; every source named (the price database's version and price date, the user's prices
@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.measure.own_text import OwnCount, OwnText
-from benchmark.pricing.database import Listing
+from benchmark.pricing.prices.database import Listing
 from benchmark.pricing.money import unpriced
-from benchmark.pricing.own_figures import COUNTING, ModelCost, PremiumSource, best_of, model_costs
+from benchmark.pricing.file.figures import COUNTING, ModelCost, PremiumSource, best_of, model_costs
 
 SCHEMA, VERSION = "tokencost/cost-file", 1
 
@@ -64,7 +64,7 @@ def own_cost_document(texts: Sequence[OwnText], counts: Sequence[OwnCount], mode
                       left_out: Sequence[str] = ()) -> dict[str, Any]:
     """The answer as plain data, keys in the order docs/usage.md gives; `left_out`: the production
     tokenizers not counted (the answer without --all counts the flagships')."""
-    from benchmark.pricing.database import DATABASE, database_label, installed_version
+    from benchmark.pricing.prices.database import DATABASE, database_label, installed_version
 
     costs = model_costs(counts, models, listings)
     missing = unpriced({c.tokenizer: models.get(c.tokenizer, ()) for c in counts if c.ok}, listings, reasons)

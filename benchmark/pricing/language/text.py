@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmark.pricing.answer import Answer, LanguageAnswer, answer_data, comparison
-from benchmark.pricing.decision import Leader
+from benchmark.pricing.language.answer import Answer, LanguageAnswer, answer_data, comparison
+from benchmark.pricing.language.decision import Leader
 from benchmark.pricing.money import ModelFigures, lossy
 from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
-from benchmark.pricing.prices_file import USER_PRICES
+from benchmark.pricing.prices.user_prices import USER_PRICES
 
 MAX_MODELS_NAMED = 8  # per tokenizer line; the rest are counted
 
@@ -166,10 +166,10 @@ def render_text(answer: Answer) -> str:
 def answer_for(text: str, results_path: Path, *, prices: Path | None = None,
                models: Sequence[str] | None = None, as_json: bool = False) -> str:
     """`answer_data` (the languages typed, codes or names, comma-separated), as the text `cost` prints,
-    or with `as_json` as its JSON document (answer_json.py)."""
+    or with `as_json` as its JSON document (as_json.py)."""
     answer = answer_data(text, results_path, prices=prices, models=models)
     if as_json:
-        from benchmark.pricing.answer_json import render_json
+        from benchmark.pricing.language.as_json import render_json
 
         return render_json(answer)
     return render_text(answer)

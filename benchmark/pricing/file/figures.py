@@ -1,4 +1,4 @@
-"""The figures of the `cost --file` answer, as data (own_cost.py prints them, own_cost_json.py
+"""The figures of the `cost --file` answer, as data (answer.py prints them, as_json.py
 writes them as JSON): each model's cost of the files and how often they fit its window, the
 cheapest and roomiest, the shortlist's and the user's prices, and a language's measured premiums
 for the reference-language estimate.
@@ -14,8 +14,8 @@ from pathlib import Path
 from benchmark.measure.own_text import OwnCount
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.escaping import terminal_text
-from benchmark.pricing.database import Listing
-from benchmark.pricing.prices_file import USER_PRICES
+from benchmark.pricing.prices.database import Listing
+from benchmark.pricing.prices.user_prices import USER_PRICES
 
 COUNTING = "each file counted whole, as one prompt, by each vendor's own encoder (exact: no sample, no interval)"
 
@@ -103,11 +103,11 @@ def best_of(items: Sequence[ModelCost], *, money: bool) -> tuple[ModelCost, list
 
 def price_list(on: dt.date, prices: Path | None = None) -> tuple[dict[str, tuple[str, ...]], dict[str, Listing]]:
     """tokenizer -> its models (the models file) and model -> its listing (the database as on `on`),
-    the user's prices file winning for the models it names, as `cost LANG` reads it (book.py)."""
+    the user's prices file winning for the models it names, as `cost LANG` reads it (prices/book.py)."""
     from benchmark.adapters.families import VENDOR_VOCABULARIES
     from benchmark.adapters.models import models_of
-    from benchmark.pricing.listings import database_listings
-    from benchmark.pricing.prices_file import read_user_prices
+    from benchmark.pricing.prices.listings import database_listings
+    from benchmark.pricing.prices.user_prices import read_user_prices
 
     models = {tokenizer: [m.model for m in models_of(tokenizer)] for tokenizer in VENDOR_VOCABULARIES}
     listings = database_listings(on)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.fileio import read_bounded
-from benchmark.pricing.database import Listing
+from benchmark.pricing.prices.database import Listing
 
 COLUMNS = ("model", "input_usd_per_mtok", "context_window", "tokenizer", "provider")
 REQUIRED = COLUMNS[:2]

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.pricing.database import Listing
-from benchmark.pricing.listings import database_listings, listing_reasons
-from benchmark.pricing.prices_file import USER_PRICES, read_user_prices
+from benchmark.pricing.prices.database import Listing
+from benchmark.pricing.prices.listings import database_listings, listing_reasons
+from benchmark.pricing.prices.user_prices import USER_PRICES, read_user_prices
 from benchmark.results.rows import Results
 
 

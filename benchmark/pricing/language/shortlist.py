@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from benchmark.plumbing.errors import BenchmarkError
-from benchmark.pricing.book import PriceBook, pairing_source
+from benchmark.pricing.prices.book import PriceBook, pairing_source
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def _pick(typed: str, book: PriceBook) -> tuple[Pick, str | None]:
         return Pick(typed, (name if name in booked else name.lower(),)), None
     found = find_models(name)
     if not found:
-        from benchmark.pricing.database import providers_listing
+        from benchmark.pricing.prices.database import providers_listing
 
         hosts = providers_listing(name)
         if hosts:  # priced, but no file says which tokenizer counts it: named, with why

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from benchmark.pricing.answer import Answer, LanguageAnswer, TokenizerAnswer, comparison
-from benchmark.pricing.decision import Leader
+from benchmark.pricing.language.answer import Answer, LanguageAnswer, TokenizerAnswer, comparison
+from benchmark.pricing.language.decision import Leader
 from benchmark.pricing.money import ModelFigures, lossy
-from benchmark.pricing.prices_file import USER_PRICES
+from benchmark.pricing.prices.user_prices import USER_PRICES
 
 SCHEMA, VERSION = "tokencost/cost", 1
 
@@ -75,8 +75,8 @@ def _language(answer: Answer, part: LanguageAnswer) -> dict[str, Any]:
 
 def answer_document(answer: Answer) -> dict[str, Any]:
     """The answer as plain data, keys in the order docs/usage.md gives."""
-    from benchmark.pricing.book import price_date
-    from benchmark.pricing.database import DATABASE, database_label, installed_version
+    from benchmark.pricing.prices.book import price_date
+    from benchmark.pricing.prices.database import DATABASE, database_label, installed_version
 
     record = answer.results.record
     book = answer.book

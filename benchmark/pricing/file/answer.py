@@ -16,8 +16,8 @@ from pathlib import Path
 
 from benchmark.measure.own_text import OwnCount, OwnText
 from benchmark.plumbing.escaping import terminal_text
-from benchmark.pricing.database import Listing
-from benchmark.pricing.own_figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, first_screen,
+from benchmark.pricing.prices.database import Listing
+from benchmark.pricing.file.figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, first_screen,
                                            model_costs, premiums_for, price_list, shortlisted)
 from benchmark.pricing.money import unpriced
 from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
@@ -158,12 +158,12 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
 def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None, results_path: Path | None = None,
                     prices: Path | None = None, models: Sequence[str] | None = None, on: dt.date | None = None,
                     as_json: bool = False, every_tokenizer: bool = False) -> str:
-    """`render_own_cost` (or with `as_json` its JSON document, own_cost_json.py) for files named by a
+    """`render_own_cost` (or with `as_json` its JSON document, as_json.py) for files named by a
     user: read (or refused) before any vocabulary loads, counted on the flagships' tokenizers
     (`first_screen`), on every production tokenizer with `every_tokenizer`, or on the tokenizers of
     the `models` shortlist; priced as on `on` (default: today, UTC)."""
     from benchmark.measure.own_text import count_own_texts, read_own_texts
-    from benchmark.pricing.listings import listing_reasons
+    from benchmark.pricing.prices.listings import listing_reasons
 
     texts = read_own_texts(paths)
     chosen = shortlisted(models) if models else None
@@ -175,7 +175,7 @@ def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None,
     left_out = () if models else tuple(t for t in every if t not in chosen)
     counts = count_own_texts(texts, list(chosen))
     if as_json:
-        from benchmark.pricing.own_cost_json import render_own_cost_json
+        from benchmark.pricing.file.as_json import render_own_cost_json
 
         return render_own_cost_json(texts, counts, chosen, listings, on=on, reasons=listing_reasons(),
                                     premiums=premiums, prices=prices, left_out=left_out)
