@@ -69,14 +69,14 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _encode(args: argparse.Namespace) -> int:
-    from benchmark.cli.commands import cmd_encode
+    from benchmark.cli.show import cmd_encode
 
     text = argtypes.stdin_text() if args.text == "-" else args.text
     return cmd_encode(text, _config(args), separator=args.separator)
 
 
 def _list(args: argparse.Namespace) -> int:
-    from benchmark.cli.commands import cmd_list
+    from benchmark.cli.show import cmd_list
 
     return cmd_list(corpus=args.corpus, cache_dir=args.cache_dir)
 

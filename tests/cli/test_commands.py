@@ -355,14 +355,14 @@ def test_a_closed_pipe_exits_1_quietly_and_a_bug_keeps_its_traceback(monkeypatch
     def reader_gone(**kwargs):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr("benchmark.cli.commands.cmd_list", reader_gone)
+    monkeypatch.setattr("benchmark.cli.show.cmd_list", reader_gone)
     with contextlib.redirect_stdout(io.StringIO()):  # stdout without a file descriptor
         assert main(["list"]) == 1
 
     def bug(**kwargs):
         raise io.UnsupportedOperation("not the system's error")
 
-    monkeypatch.setattr("benchmark.cli.commands.cmd_list", bug)
+    monkeypatch.setattr("benchmark.cli.show.cmd_list", bug)
     with pytest.raises(io.UnsupportedOperation):
         main(["list"])
 
