@@ -30,10 +30,10 @@ def damaged(tmp_path, how: str):
         target.write_bytes(data[: len(data) // 2])
     elif how == "swapped":  # Anthropic's legacy tokenizer.json: a real vendor file of the same format
         target.write_bytes((folder / "vocabularies" / "claude_legacy" / "tokenizer.json.gz").read_bytes())
-    elif how == "bomb":  # 1 GiB of spaces in about 1 MB: refused while unpacking, never held whole
+    elif how == "bomb":  # 320 MiB of spaces in about 0.3 MB, past the 256 MiB cap: refused while unpacking
         with gzip.open(target, "wb", compresslevel=1) as handle:
             block = b" " * (1 << 24)
-            for _ in range(64):
+            for _ in range(20):
                 handle.write(block)
     elif how == "missing":
         target.unlink()
