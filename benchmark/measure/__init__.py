@@ -1,6 +1,7 @@
 """A run, from plan to rows:
 
     plan.py            what a run will do: languages, texts, tokenizer ids
+    timed_text.py      the text throughput is timed on: languages, sample, warm-up
     run.py             the steps in order
     counting.py        counts tokens (our BPE on tiktoken's engine, checked by twins.py)
     id_counts.py       how often each token id occurred (a row's, in two arrays)

@@ -20,15 +20,8 @@ from benchmark.plumbing.pinned import SUITE_PACKAGE, installed_versions
 from benchmark.corpora import BUNDLED_CORPUS_DIR, is_right_to_left, language_name, script_of
 from benchmark.measure.executors import Executor
 from benchmark.measure.counting import Examples
-from benchmark.measure.plan import (
-    MAX_SHARE_MEASURED_IN_TRAINING,
-    MAX_TIMED_LANGUAGES,
-    QUICK_TIMED_SENTENCES,
-    TIMED_BYTES,
-    TIMED_SENTENCES,
-    Plan,
-    display_path,
-)
+from benchmark.measure.plan import MAX_SHARE_MEASURED_IN_TRAINING, Plan, display_path
+from benchmark.measure.timed_text import MAX_TIMED_LANGUAGES, QUICK_TIMED_SENTENCES, TIMED_BYTES, TIMED_SENTENCES
 from benchmark.words.segmenters import ALIGNMENT, WORD, LanguageWords
 from benchmark.measure.summaries import DISTRIBUTION_SETTINGS
 from benchmark.results.record import (

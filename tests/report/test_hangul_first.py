@@ -101,4 +101,4 @@ def test_the_mixes_section_has_the_korean_table(results):
     assert len(table.rows) == sum(map(len, points.values())) == 4
     first = points["bpe-hangul-first"][0]
     line = next(row for row in table.rows if row[0] == "our BPE (Hangul first)" and row[1] == "600")
-    assert line[2] == f"{first.tokens_per_sentence:.1f}" and line[3].startswith(f"{first.premium:.3f} [")
+    assert line[2] == f"{first.tokens_per_sentence:.1f}" and line[3].startswith(f"{first.premium:.3f} (")

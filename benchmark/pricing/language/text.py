@@ -133,7 +133,7 @@ def _comparison_lines(answer: Answer) -> list[str]:
     for entry in comparison(answer):
         label = (f"{entry.model} [{entry.tokenizer}]" if entry.model is not None else
                  f"{entry.tokenizer} ({entry.n_models} model{'s' if entry.n_models != 1 else ''})")
-        cells = [fmt_interval(row.premium, row.premium_ci_low, row.premium_ci_high).replace("95% CI ", "")
+        cells = [fmt_interval(row.premium, row.premium_ci_low, row.premium_ci_high, label="")
                  if row is not None and row.premium is not None else "not measured" for _, row in entry.premiums]
         table.append([label, *cells])
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]

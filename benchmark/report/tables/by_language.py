@@ -33,8 +33,8 @@ def _digits(high: float) -> int:
 def _reversals(order: LanguageOrder) -> str:
     clear = order.clear_reversals
     shown = "; ".join(f"{r.ahead} before {r.behind}: "
-                      + fmt_interval(r.ratio, r.ratio_ci_low, r.ratio_ci_high, digits=_digits(r.ratio_ci_high))
-                      .replace(" (95% CI ", " (") for r in clear[:MAX_REVERSALS_SHOWN])
+                      + fmt_interval(r.ratio, r.ratio_ci_low, r.ratio_ci_high, digits=_digits(r.ratio_ci_high),
+                                     label="") for r in clear[:MAX_REVERSALS_SHOWN])
     more = len(clear) - MAX_REVERSALS_SHOWN
     return shown + (f"; and {more} more" if more > 0 else "")
 
@@ -51,7 +51,7 @@ def order_table(results: Results, orders: Sequence[LanguageOrder], overall: Sequ
         moved = ", ".join(f"{vendor} {_ordinal(at + 1)}" + ("" if place[vendor] == at + 1 else
                                                             f" ({_ordinal(place[vendor])})")
                           for at, vendor in enumerate(order.vendors))
-        spread = fmt_interval(order.spread, order.spread_ci_low, order.spread_ci_high).replace("(95% CI ", "(")
+        spread = fmt_interval(order.spread, order.spread_ci_low, order.spread_ci_high, label="")
         rows.append((_label(results, order.language), f"{order.vendors[0]}: {fewest.tokens_per_sentence:.1f}",
                      f"{order.vendors[-1]}: {most.tokens_per_sentence:.1f}", spread, moved, _reversals(order)))
     overall_text = ", ".join(f"{vendor} {_ordinal(at + 1)}" for at, vendor in enumerate(overall))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from benchmark.adapters.families import family_name
 from benchmark.report.facts.hangul_first import korean_points
-from benchmark.report.naming import fmt_rate_percent, language_name
+from benchmark.report.naming import fmt_rate_percent, fmt_ratio_interval, language_name
 from benchmark.report.tables.table import Table
 from benchmark.report.view import ReportView
 
@@ -18,9 +18,9 @@ def korean_table(results: ReportView):
     lines = []
     for family, series in points.items():
         for p in series:
-            interval = f" [{p.premium_ci[0]:.3f}, {p.premium_ci[1]:.3f}]" if p.premium_ci else ""
+            low, high = p.premium_ci or (None, None)
             lines.append((family_name(family), f"{p.vocab_size:,}", f"{p.tokens_per_sentence:.1f}",
-                          f"{p.premium:.3f}{interval}" if p.premium is not None else "",
+                          fmt_ratio_interval(p.premium, low, high, 3),
                           fmt_rate_percent(p.partial_char_rate),
                           f"{p.bytes_per_token:.2f}" if p.bytes_per_token is not None else "",
                           f"{p.others_vs_balanced:+.1%}" if p.others_vs_balanced is not None else "",
@@ -28,7 +28,7 @@ def korean_table(results: ReportView):
                           if p.n_syllable_entries is not None else ""))
     return Table(
         "korean", "Korean: Hangul syllables first, frequency merges, parity-aware merges",
-        ("family", "vocab size", "Korean tokens / sentence", f"premium over {reference} [95% CI]",
+        ("family", "vocab size", "Korean tokens / sentence", f"premium over {reference} (95% CI)",
          "partial-character tokens", "bytes / token", "other languages' tokens vs balanced",
          "syllable entries"),
         tuple(lines),

@@ -42,6 +42,15 @@ def spanish(tmp_path_factory):
     return path, texts, count_own_texts(texts, TOKENIZERS)
 
 
+@pytest.fixture
+def own_prices(tmp_path):
+    """A prices file with one model of our own on o200k_base, cheaper and roomier than any listed."""
+    prices = tmp_path / "prices.csv"
+    prices.write_text("model,input_usd_per_mtok,context_window,tokenizer,provider\n"
+                      "our-own,0.0001,50000000,tiktoken/o200k_base,us\n", encoding="utf-8")
+    return prices
+
+
 def block(answer: str, tokenizer: str) -> str:
     return answer.split(f"\n{tokenizer}: ", 1)[1].split("\n\n", 1)[0]
 
@@ -85,12 +94,9 @@ def test_in_english_from_the_measured_premium(spanish):
     assert "the tokens over Spanish (spa_Latn)'s premium on the same sentences" in answer
 
 
-def test_the_users_prices_win(spanish, tmp_path):
+def test_the_users_prices_win(spanish, own_prices):
     _, texts, counts = spanish
-    prices = tmp_path / "prices.csv"
-    prices.write_text("model,input_usd_per_mtok,context_window,tokenizer,provider\n"
-                      "our-own,0.0001,50000000,tiktoken/o200k_base,us\n", encoding="utf-8")
-    models, listings = price_list(ON, prices)
+    models, listings = price_list(ON, own_prices)
     answer = render_own_cost(texts, counts, models, listings)
     assert "Cheapest overall: our-own (us, " in answer and "Roomiest overall: our-own (us, " in answer
 
@@ -170,26 +176,23 @@ def test_a_shortlist_counts_its_tokenizers_only(spanish):
         cmd_cost_file([path], models=["claude"], out=io.StringIO())
 
 
-def test_json_holds_every_figure_of_the_text(spanish, tmp_path):
+def test_json_holds_every_figure_of_the_text(spanish, own_prices):
     import json
 
     path, texts, counts = spanish
-    prices = tmp_path / "prices.csv"
-    prices.write_text("model,input_usd_per_mtok,context_window,tokenizer,provider\n"
-                      "our-own,0.0001,50000000,tiktoken/o200k_base,us\n", encoding="utf-8")
-    models, listings = price_list(ON, prices)
+    models, listings = price_list(ON, own_prices)
     from benchmark.pricing.file.as_json import render_own_cost_json
 
     source = premiums_for("spa", ALL_LANGUAGES)
     from benchmark.pricing.prices.listings import listing_reasons
 
-    text = render_own_cost_json(texts, counts, models, listings, on=ON, premiums=source, prices=prices,
+    text = render_own_cost_json(texts, counts, models, listings, on=ON, premiums=source, prices=own_prices,
                                 reasons=listing_reasons())
     assert text.isascii()
     document = json.loads(text)
     assert (document["schema"], document["version"]) == ("tokencost/cost-file", 1)
     assert document["files"] == [{"path": str(path), "n_bytes": texts[0].n_bytes, "n_chars": texts[0].n_chars}]
-    assert document["prices"]["database"]["price_date"] == "2026-12-01" and document["prices"]["user_file"] == str(prices)
+    assert document["prices"]["database"]["price_date"] == "2026-12-01" and document["prices"]["user_file"] == str(own_prices)
     rows = {r.tokenizer: r for r in load_results(ALL_LANGUAGES).rows if r.language == "spa_Latn"}
     for entry, count in zip(document["tokenizers"], counts):
         n = count.n_tokens_total
