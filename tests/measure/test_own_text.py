@@ -124,3 +124,72 @@ def test_no_file_and_an_unknown_tokenizer(pages):
         read_own_texts([])
     with pytest.raises(BenchmarkError, match="'bpe/balanced-4096' is not a production tokenizer"):
         count_own_texts(read_own_texts(pages[:1]), ["bpe/balanced-4096"])
+
+
+# In a fresh process (pytest's workers run threads, so they never fork): count_own_texts forks
+# its counting processes there. Each count_on records the pid it ran in, so the test sees that
+# other processes counted; one tokenizer's load fails, and in a second call a child dies.
+_IN_CHILDREN = r"""
+import json, os, sys
+from benchmark.adapters import registry
+from benchmark.measure import own_text
+from benchmark.plumbing.errors import BenchmarkError
+
+paths, failing, pids = sys.argv[1:-3], sys.argv[-3], sys.argv[-2]
+tokenizers = sys.argv[-1].split(",")
+counted_on = own_text.count_on
+
+def recorded(tokenizer_id, texts):
+    with open(pids, "a") as out:
+        out.write(f"{os.getpid()}\n")
+    return counted_on(tokenizer_id, texts)
+
+def broken():
+    raise OSError("the vocabulary file is unreadable")
+
+own_text.count_on = recorded
+registry.PRETRAINED[failing] = broken
+counts = own_text.count_own_texts(own_text.read_own_texts(paths), tokenizers, workers=2)
+def dies(tokenizer_id, texts):
+    os._exit(9)
+
+own_text.count_on = dies
+from benchmark.plumbing.children import fork_is_safe
+import time
+for _ in range(100):  # the last pool's threads take a moment to be gone; until then it would not fork
+    if fork_is_safe():
+        break
+    time.sleep(0.05)
+try:
+    own_text.count_own_texts(own_text.read_own_texts(paths[:1]), tokenizers, workers=2)
+    died = "no error"
+except BenchmarkError as exc:
+    died = str(exc)
+print(json.dumps({"pid": os.getpid(), "died": died,
+                  "counts": [[c.tokenizer, list(c.n_tokens), c.status] for c in counts]}))
+"""
+
+
+def test_counting_in_forked_processes_gives_the_same_counts_in_order(pages, counted, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    _, counts = counted
+    here = counts[:4]  # enough for two children to take two each, a small one and a big one
+    failing = here[1].tokenizer
+    pids = tmp_path / "pids"
+    done = subprocess.run([sys.executable, "-c", _IN_CHILDREN, *map(str, pages), failing, str(pids),
+                           ",".join(c.tokenizer for c in here)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    answer = json.loads(done.stdout)
+    assert [c[0] for c in answer["counts"]] == [c.tokenizer for c in here] == list(VENDOR_VOCABULARIES[:4])
+    for (tokenizer, n_tokens, status), mine in zip(answer["counts"], here):
+        if tokenizer == failing:
+            assert (n_tokens, status) == ([], "failed: OSError: the vocabulary file is unreadable")
+        else:
+            assert (tuple(n_tokens), status) == (mine.n_tokens, "ok"), tokenizer
+    counted_in = set(map(int, pids.read_text().split()))
+    assert len(counted_in) == 2 and answer["pid"] not in counted_in  # two children, not the process itself
+    assert answer["died"] == "a process counting your files died (out of memory?); nothing was counted"
