@@ -116,10 +116,10 @@ def resolve_base(results, base: str, *, where: str = "results") -> str:
         code = None
     if code in carried:
         return code
-    what = f"{code}" if code else f"{base!r} (not a language of this run)"
-    raise BenchmarkError(f"{where}: no premiums over {what}: these results carry premiums over "
-                         f"{', '.join(carried)}; rerun `python -m benchmark run` with the same options and "
-                         f"--bases {code or base} to add it")
+    rerun = (f"--bases {code}" if code else
+             f"{base} added to --languages and --bases {base} (it is not a language of this run)")
+    raise BenchmarkError(f"{where}: no premiums over {code or repr(base)}: these results carry premiums over "
+                         f"{', '.join(carried)}; rerun `python -m benchmark run` with the same options and {rerun}")
 
 
 def carried_bases(results) -> tuple[str, ...]:
