@@ -171,8 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     yours.add_argument("--bases", type=argtypes.csv_list, metavar="CODES",
                        help="also compute premiums, with their intervals, over these languages (e.g. hin,zho_Hans; "
                             "all: every one), for `report --base` and `cost --base` (default: every language of a "
-                            "run of up to 12, else English, Mandarin, Hindi, Spanish, French, Arabic, Portuguese, "
-                            "Russian, Indonesian and Swahili; docs/methodology.md)")
+                            "run of up to 12, else the UN's six languages, Hindi, Portuguese, Indonesian and Swahili; "
+                            "docs/methodology.md)")
     tokenizer_files(yours)
     yours.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
                        help="measure the tokenizers these models use, e.g. gpt-5,llama-4-maverick (with --tokenizers: "

@@ -18,10 +18,10 @@ from benchmark.results.bases import BasePremiums
 
 # A run of this many languages or fewer takes every one as a base: a few hundred bytes each.
 EVERY_LANGUAGE_UP_TO = 12
-# A larger run's default: the languages with the most speakers (first and second language,
-# Ethnologue's ranking) that FLORES-200 carries in one standard form, plus Swahili, the widest
-# lingua franca of Africa, so each continent's biggest shared language is a base. 10 bases x 204
-# languages x 15 tokenizers is about 31,000 intervals.
+# A larger run's default: languages people use across borders, the ones a reader likeliest compares
+# with (docs/methodology.md): the UN's six official languages, and Hindi, Portuguese, Indonesian and
+# Swahili, the lingua francas of large regions. 9 bases besides English x 204 languages x 15
+# tokenizers: 27,540 intervals, about 3 s and 2 MB (docs/measurements/2026-12-07-any-base.md).
 DEFAULT_BASES = ("eng_Latn", "zho_Hans", "hin_Deva", "spa_Latn", "fra_Latn", "arb_Arab", "por_Latn", "rus_Cyrl",
                  "ind_Latn", "swh_Latn")
 
