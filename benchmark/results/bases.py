@@ -22,16 +22,17 @@ Interval = tuple[float, float]
 WithInterval = tuple[float, float, float]  # (estimate, low, high)
 
 
-def _positive(value: Any) -> bool:
+def _ratio(value: Any) -> bool:
+    """A ratio of counts, as a row's figures: finite, from 0 (a resample of a language's empty lines) to below 2**63."""
     return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-            and 0 < value < 1 << 63)
+            and 0 <= value < 1 << 63)
 
 
 def _interval(value: Any, where: str, size: int = 2) -> tuple[float, ...]:
-    if (not isinstance(value, (list, tuple)) or len(value) != size or not all(map(_positive, value))
+    if (not isinstance(value, (list, tuple)) or len(value) != size or not all(map(_ratio, value))
             or value[-2] > value[-1]):
-        raise ValueError(f"{where}: expected {'[low, high]' if size == 2 else '[estimate, low, high]'} of positive "
-                         f"numbers, low <= high, got {value!r}")
+        raise ValueError(f"{where}: expected {'[low, high]' if size == 2 else '[estimate, low, high]'} of numbers "
+                         f"from 0 to below 2**63, low <= high, got {value!r}")
     return tuple(float(v) for v in value)
 
 
