@@ -166,9 +166,10 @@ def _publish(results, output: Path, *, plots: bool, show_progress: bool,
 
 def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: Path | None = None,
                plots: bool = True, replace_foreign: bool = False, prices: Path | None = None,
-               out: TextIO | None = None) -> int:
+               base: str | None = None, out: TextIO | None = None) -> int:
     """Render the reports again from a saved results.json (no measuring); the file is kept as it is.
-    `prices`: the user's prices file, read as `cost --prices` reads it, for the money figures."""
+    `prices`: the user's prices file, read as `cost --prices` reads it, for the money figures; `base`:
+    premiums over that language (one the run computed, `run --bases`; results/rebase.py)."""
     from benchmark.plumbing.progress import progress_enabled
     from benchmark.plumbing.manifest import sha256_file
     from benchmark.plumbing.publish import claim_output
@@ -177,6 +178,10 @@ def cmd_report(*, results_path: Path = DEFAULT_OUTPUT / "results.json", output: 
     out = out or sys.stdout
     results_path = Path(results_path)
     results = load_results(results_path)
+    if base is not None:  # an unknown base is its one line before any folder is touched
+        from benchmark.results.rebase import rebased
+
+        results = rebased(results, base, where=str(results_path))
     if prices is not None:  # a bad prices file is its one line before any folder is touched
         from benchmark.pricing.prices.book import price_book
 
@@ -263,11 +268,14 @@ ALL_LANGUAGES_OUTPUT = DEFAULT_OUTPUT / "all-languages"  # the committed 204-lan
 
 
 def cmd_cost(language: str, *, results_path: Path = ALL_LANGUAGES_OUTPUT / "results.json", prices: Path | None = None,
-             models: Sequence[str] | None = None, as_json: bool = False, out: TextIO | None = None) -> int:
-    """Print `language`'s cost (codes or names, comma-separated) on every model or `models`, from saved results."""
+             models: Sequence[str] | None = None, as_json: bool = False, base: str | None = None,
+             out: TextIO | None = None) -> int:
+    """Print `language`'s cost (codes or names, comma-separated) on every model or `models`, from saved results;
+    `base`: premiums over that language (one the run computed, `run --bases`)."""
     from benchmark.pricing.language.text import answer_for
 
-    (out or sys.stdout).write(answer_for(language, Path(results_path), prices=prices, models=models, as_json=as_json))
+    (out or sys.stdout).write(answer_for(language, Path(results_path), prices=prices, models=models, as_json=as_json,
+                                         base=base))
     return EXIT_OK
 
 

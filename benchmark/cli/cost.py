@@ -17,6 +17,9 @@ def run_cost(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_cost, cmd_cost_file
 
     if args.file is not None:  # cost --file PATH ...: the user's own text (pricing/file/answer.py)
+        if args.base is not None:
+            raise BenchmarkError("--base changes a language's answer (cost hin --base zho_Hans); --file counts "
+                                 "your text, over no base")
         if args.language is not None:
             raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
         return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices,
@@ -27,7 +30,8 @@ def run_cost(args: argparse.Namespace) -> int:
         raise BenchmarkError(f"--language names --file's language; for a language's answer: cost {args.file_language}")
     if args.all:
         raise BenchmarkError("--all counts --file on every production tokenizer; a language's answer has them all")
-    return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json)
+    return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json,
+                    base=args.base)
 
 
 def add_cost_parser(verbs) -> None:
@@ -56,6 +60,8 @@ def add_cost_parser(verbs) -> None:
     cost.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
                       help="a shortlist: only these models, e.g. gpt-5,gemini-2.5-flash,llama-4-maverick (a family "
                            "name is taken with its models named; a brand like claude is refused)")
+    cost.add_argument("--base", metavar="CODE",
+                      help="premiums over this language instead of English (one the run computed: run --bases)")
     cost.add_argument("--json", action="store_true",
                       help="print the whole answer as JSON (every figure, its interval and its sources; docs/usage.md)")
     cost.set_defaults(handler=run_cost)

@@ -26,7 +26,7 @@ def _config(args: argparse.Namespace, **fixed):
     """The run options shared by run, train and encode, as a RunConfig (`fixed` for verbs that
     lack an option)."""
     names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "train_mixes", "corpus", "train_corpus",
-             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing")
+             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing", "bases")
     values = {name: getattr(args, name, None) for name in names}
     values["tokenizer_files"] = getattr(args, "tokenizer_file", ())
     values["tokenizer_file_pattern"] = getattr(args, "rank_file_pattern", "cl100k")
@@ -91,7 +91,7 @@ def _report(args: argparse.Namespace) -> int:
     from benchmark.cli.commands import cmd_report
 
     return cmd_report(results_path=args.results, output=args.output, plots=_plot_formats(args),
-                      replace_foreign=args.replace_foreign, prices=args.prices)
+                      replace_foreign=args.replace_foreign, prices=args.prices, base=args.base)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
                             "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
     yours.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
+    yours.add_argument("--bases", type=argtypes.csv_list, metavar="CODES",
+                       help="also compute premiums, with their intervals, over these languages (e.g. hin,zho_Hans; "
+                            "all: every one), for `report --base` and `cost --base` (default: every language of a "
+                            "run of up to 12, else the UN's six languages, Hindi, Portuguese, Indonesian and Swahili; "
+                            "docs/methodology.md)")
     tokenizer_files(yours)
     yours.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",
                        help="measure the tokenizers these models use, e.g. gpt-5,llama-4-maverick (with --tokenizers: "
@@ -233,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--no-plots", action="store_true", help="skip the plots")
     report.add_argument("--svg", action="store_true", help="also write each plot as SVG (for print)")
     report.add_argument("--prices", type=Path, metavar="FILE", help=PRICES_HELP + " (as `cost --prices`)")
+    report.add_argument("--base", metavar="CODE", help="premiums over this language instead of the run's reference "
+                        "(one the run computed: run --bases)")
     replace_foreign_option(report)
     report.set_defaults(handler=_report)
 

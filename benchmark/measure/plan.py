@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from benchmark.measure.bases import resolve_bases
 from benchmark.adapters import DEFAULT_VOCAB_SIZES, TrainingText, check_tokenizer_files, file_id, select_ids, trained_families
 from benchmark.adapters.families import parse_trained_id
 from benchmark.adapters.table import Family, TrainedId
@@ -83,6 +84,7 @@ class RunConfig:
     results_cache: bool = True  # False (--no-cache): no measured figure read from or kept in the cache
     quick: bool = False
     reuse_timing: bool = False  # --reuse-timing: timing columns from the results cache where it has them
+    bases: tuple[str, ...] | None = None  # --bases: premiums over these too; None: measure/bases.py's default
 
     @classmethod
     def from_options(cls, *, quick: bool = False, languages: Sequence[str] | None = None,
@@ -91,7 +93,8 @@ class RunConfig:
                      tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
                      corpus: Path | None = None, train_corpus: Path | None = None,
                      max_sentences: int | None = None, repeats: int | None = None, cache_dir: Path | None = None,
-                     retrain: bool = False, no_cache: bool = False, reuse_timing: bool = False) -> RunConfig:
+                     retrain: bool = False, no_cache: bool = False, reuse_timing: bool = False,
+                     bases: Sequence[str] | None = None) -> RunConfig:
         """The options as the CLI gives them (None or an empty list: not given): `quick` changes
         the defaults, an option given wins."""
         def given(values):
@@ -103,7 +106,7 @@ class RunConfig:
                   "tokenizer_file_pattern": tokenizer_file_pattern, "corpus_dir": Path(corpus) if corpus else None,
                   "train_corpus_dir": Path(train_corpus) if train_corpus else None, "max_sentences": max_sentences,
                   "repeats": repeats, "cache_dir": Path(cache_dir) if cache_dir else None, "retrain": retrain,
-                  "results_cache": not no_cache, "reuse_timing": reuse_timing}
+                  "results_cache": not no_cache, "reuse_timing": reuse_timing, "bases": given(bases)}
         if quick:
             values = {"vocab_sizes": QUICK_VOCAB_SIZES, "max_sentences": QUICK_SENTENCES, "quick": True,
                       **{k: v for k, v in values.items() if v is not None}}
@@ -144,6 +147,7 @@ class Plan:
     retrain: bool
     results_cache: bool = True  # False (--no-cache): nothing read from or kept in the results cache
     reuse_timing: bool = False  # --reuse-timing: timings read back from the results cache (measure/timing_reuse.py)
+    bases: tuple[str, ...] = ()  # the premium's bases, the reference first (measure/bases.py)
 
 
 def corpus_root(path: Path | None) -> Path:
@@ -323,4 +327,5 @@ def plan_run(config: RunConfig) -> Plan:
         max_sentences=config.max_sentences, tokenizer_files=config.tokenizer_files,
         tokenizer_file_pattern=config.tokenizer_file_pattern, repeats=config.repeats, cache_dir=config.cache_dir,
         retrain=config.retrain, results_cache=config.results_cache, reuse_timing=config.reuse_timing,
+        bases=resolve_bases(config.bases, languages, reference, where=str(root)),
     )

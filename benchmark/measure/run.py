@@ -16,18 +16,8 @@ from typing import Callable, Sequence
 
 from benchmark.measure import peak_memory
 from benchmark.adapters import (
-    PRETRAINED,
-    Adapter,
-    NotBuilt,
-    Skipped,
-    TrainingCache,
-    build_tokenizers,
-    cache_root,
-    is_trained,
-    file_id,
-    load_tokenizer_file,
-    run_train_task,
-    train_tasks,
+    PRETRAINED, Adapter, NotBuilt, Skipped, TrainingCache, build_tokenizers, cache_root, is_trained, file_id,
+    load_tokenizer_file, run_train_task, train_tasks,
 )
 from benchmark.corpora.languages import script_of
 from benchmark.measure.calibration import (
@@ -65,7 +55,7 @@ from benchmark.words.segmenters import LanguageWords, SegmentTask, merge_segment
 from benchmark.measure.summaries import build_summaries
 from benchmark.measure.timing import ThroughputResult
 from benchmark.measure.timing_reuse import reuse_or_time
-
+from benchmark.measure.bases import run_base_premiums
 
 
 def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False,
@@ -138,9 +128,11 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
                           timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}
                                        for tokenizer, languages in timed.items() if languages})
     clock.lap("rows and record")
+    bases = run_base_premiums(ready, plan, counted)  # premiums over --bases: measured apart (docs/measurements)
+    clock.lap("base premiums")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
-                   summaries=summaries, pairwise=pairwise, calibration=calibration)
+                   summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases)
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

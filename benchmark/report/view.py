@@ -37,7 +37,8 @@ class ReportView(Results):
     def of(cls, results: Results) -> ReportView:
         if isinstance(results, cls):
             return results
-        return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration)
+        return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration,
+                   results.bases)
 
     def to_frame(self):  # -> pandas.DataFrame, a copy a caller may change
         return self._frame.copy()
@@ -146,3 +147,23 @@ class ReportView(Results):
         ordered = [family for family in TRAINED_FAMILIES if family in present]
         ordered += sorted(timed - set(ordered) - set(OPENAI_FAMILIES))
         return ordered
+
+    @cached_property
+    def by_base(self) -> dict[str, dict[str, dict[str, list[float]]]]:
+        """`premiums_by_base` of these results, once."""
+        return premiums_by_base(self)
+
+
+def premiums_by_base(results: Results) -> dict[str, dict[str, dict[str, list[float]]]]:
+    """{base code: {tokenizer id: {language code: [premium, ci_low, ci_high]}}} over every base the
+    run computed (`run --bases`; the reference first, then the run's order), for the page's base
+    switch: the rows' premium and interval over the reference, the run's own over each further base
+    (results/bases.py). A language without an interval is left out, so every list holds 3 floats.
+
+        premiums_by_base(results)["hin_Deva"]["tiktoken/o200k_base"]["eng_Latn"]   # [0.58, 0.57, 0.59]
+    """
+    from benchmark.results.bases import carried_bases, premiums_over
+
+    return {base: {tokenizer: {language: [float(value) for value in figures] for language, figures in languages.items()}
+                   for tokenizer, languages in premiums_over(results, base).items()}
+            for base in carried_bases(results)}

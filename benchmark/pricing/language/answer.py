@@ -168,22 +168,23 @@ def split_languages(text: str) -> list[str]:
 
 
 def answer_data(text: str, results_path: Path, *, prices: Path | None = None,
-                models: Sequence[str] | None = None) -> Answer:
+                models: Sequence[str] | None = None, base: str | None = None) -> Answer:
     """The answer for the languages a user typed (codes or names, comma-separated), from a saved
-    results file; `models`: a shortlist of model names.
+    results file; `models`: a shortlist of model names; `base`: premiums over it (results/rebase.py).
 
     The cyclic garbage collector is paused meanwhile: the answer's objects hold no cycles, and its
     passes over them were a third of the time for a prices file of 222,000 models (8 MB)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _answer_data(text, results_path, prices=prices, models=models)
+        return _answer_data(text, results_path, prices=prices, models=models, base=base)
     finally:
         if collecting:
             gc.enable()
 
 
-def _answer_data(text: str, results_path: Path, *, prices: Path | None, models: Sequence[str] | None) -> Answer:
+def _answer_data(text: str, results_path: Path, *, prices: Path | None, models: Sequence[str] | None,
+                 base: str | None = None) -> Answer:
     from benchmark.adapters.families import production_tokenizers
     from benchmark.corpora import bundled_languages, bundled_names
     from benchmark.corpora.languages import resolve_code_or_name
@@ -195,6 +196,10 @@ def _answer_data(text: str, results_path: Path, *, prices: Path | None, models: 
         raise BenchmarkError(f"{results_path}: no such results file; make the 204-language results with "
                              f"`{ALL_LANGUAGES_COMMAND}`, or give --results PATH")
     results = load_results(results_path)
+    if base is not None:
+        from benchmark.results.rebase import rebased
+
+        results = rebased(results, base, where=str(results_path))
     present = sorted({row.language for row in results.rows})
     codes = []
     for typed in split_languages(text):

@@ -164,10 +164,10 @@ def render_text(answer: Answer) -> str:
 
 
 def answer_for(text: str, results_path: Path, *, prices: Path | None = None,
-               models: Sequence[str] | None = None, as_json: bool = False) -> str:
+               models: Sequence[str] | None = None, as_json: bool = False, base: str | None = None) -> str:
     """`answer_data` (the languages typed, codes or names, comma-separated), as the text `cost` prints,
     or with `as_json` as its JSON document (as_json.py)."""
-    answer = answer_data(text, results_path, prices=prices, models=models)
+    answer = answer_data(text, results_path, prices=prices, models=models, base=base)
     if as_json:
         from benchmark.pricing.language.as_json import render_json
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmark.plumbing.escaping import markdown_text
+from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RunRecord, from_plain
@@ -40,4 +41,5 @@ def markdown_results(results: Results) -> Results:
     summaries = from_plain(tuple[TokenizerSummary, ...], escaped["summaries"], "summaries")
     pairwise = from_plain(tuple[PairwiseRatio, ...], escaped["pairwise"], "pairwise")
     calibration = tuple(CalibrationEntry(**entry) for entry in escaped["calibration"])
-    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration)
+    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
+                   bases=BasePremiums.from_dict(escaped["bases"]))
