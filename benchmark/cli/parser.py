@@ -26,7 +26,7 @@ def _config(args: argparse.Namespace, **fixed):
     """The run options shared by run, train and encode, as a RunConfig (`fixed` for verbs that
     lack an option)."""
     names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "train_mixes", "corpus", "train_corpus",
-             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing")
+             "domain", "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing")
     values = {name: getattr(args, name, None) for name in names}
     values["tokenizer_files"] = getattr(args, "tokenizer_file", ())
     values["tokenizer_file_pattern"] = getattr(args, "rank_file_pattern", "cl100k")
@@ -167,6 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     yours.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
                        help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
                             "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
+    yours.add_argument("--domain", metavar="NAME",
+                       help="measure only the lines of this kind of text, by the corpus's per-line labels (its "
+                            "domains.tsv; the bundled FLORES-200: wikinews, wikibooks, wikivoyage; wmt24pp: literary, "
+                            "news, social, speech); without it, a labelled corpus is measured whole and the premium is "
+                            "also given per domain")
     yours.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
     tokenizer_files(yours)
     yours.add_argument("--models", type=argtypes.csv_list, metavar="NAMES",

@@ -16,6 +16,7 @@
     peak_memory.py     peak memory of the run and its workers
     summaries.py       the per-tokenizer figures over every language (Gini, ...)
     pairwise.py        per language, each pair of production tokenizers' token ratio
+    domain_premiums.py on a corpus with per-line domain labels, the premium per domain
     vocabulary.py      the vocabulary check (partial-character and unreachable entries); batches.py
                        encodes every entry in one library call where it can
     rare_entries.py    the share of a trained vocabulary rarely seen in its own training text

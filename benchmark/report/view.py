@@ -37,7 +37,8 @@ class ReportView(Results):
     def of(cls, results: Results) -> ReportView:
         if isinstance(results, cls):
             return results
-        return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration)
+        return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration,
+                   results.domain_premiums)
 
     def to_frame(self):  # -> pandas.DataFrame, a copy a caller may change
         return self._frame.copy()

@@ -2,7 +2,8 @@
 timings), `rows.py` the rows and summaries with their JSON and CSV forms, `metrics.py` the pure
 formulas each row's figures follow (no I/O), `pairwise.py` the ratios between tokenizers, `plain.py`
 typed values as JSON data and back (the record's, the summaries', the results cache's entries),
-`calibration.py` the tokens-per-character and per-byte table fitted on dev and checked on devtest.
+`calibration.py` the tokens-per-character and per-byte table fitted on dev and checked on devtest,
+`domain_premiums.py` the premium per domain (kind of text) of a corpus with per-line labels.
 
     from benchmark.results import load_results
     frame = load_results("reports/results.json").to_frame()

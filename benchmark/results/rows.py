@@ -27,6 +27,7 @@ from benchmark.plumbing.escaping import csv_cell
 from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.domain_premiums import DomainPremium
 from benchmark.results.pairwise import PairwiseRatio, PairwiseRatios
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -56,8 +57,11 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      settings.calibration (how it was fitted, or why there is none). Versions 1-4 are read with
 #      no calibration and settings.calibration None.
 RESULTS_FORMAT = "tokencost-results"
-RESULTS_FORMAT_VERSION = 5
-READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
+#   6: the file gains "domain_premiums" (results/domain_premiums.py: on a corpus with per-line domain
+#      labels, each tokenizer's premium per domain with its interval) and the record's
+#      settings.domain (--domain). Versions 1-5 are read with none and settings.domain None.
+RESULTS_FORMAT_VERSION = 6
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
 _HINT = "run `python -m benchmark run` again to regenerate it"
 
 STATUS_PREFIXES = ("skipped: ", "failed: ")
@@ -260,6 +264,7 @@ class Results:
     summaries: tuple[TokenizerSummary, ...] = ()  # one per measured tokenizer, in the rows' order
     pairwise: tuple[PairwiseRatio, ...] = ()  # per language, each pair of production tokenizers
     calibration: tuple[CalibrationEntry, ...] = ()  # tokens per character and per byte (format 5)
+    domain_premiums: tuple[DomainPremium, ...] = ()  # the premium per domain of a labelled corpus (format 6)
 
     def __post_init__(self) -> None:
         if not isinstance(self.pairwise, PairwiseRatios):  # looked up by pair: results/pairwise.py
@@ -274,6 +279,7 @@ class Results:
             "summaries": [summary.to_dict() for summary in self.summaries],
             "pairwise": [entry.to_dict() for entry in self.pairwise],
             "calibration": [entry.to_dict() for entry in self.calibration],
+            "domain_premiums": [entry.to_dict() for entry in self.domain_premiums],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -374,8 +380,10 @@ def load_results(path: Path | str) -> Results:
                                strict=version == RESULTS_FORMAT_VERSION)
         pairwise = _checked(raw.get("pairwise", []), PairwiseRatio, "pairwise")
         calibration = _checked(raw.get("calibration", []), CalibrationEntry, "calibration")
+        by_domain = _checked(raw.get("domain_premiums", []), DomainPremium, "domain_premiums")
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
-    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration)
+    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
+                   domain_premiums=by_domain)
