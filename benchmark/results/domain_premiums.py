@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from benchmark.plumbing.escaping import csv_cell
+
+_LABEL = re.compile(r"[^\W_][\w.-]*")  # as corpora/domains.py reads them
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,9 @@ class DomainPremium:
             value = getattr(self, name)
             if not isinstance(value, kind) or isinstance(value, bool) or (kind is int and value < 0):
                 raise ValueError(f"{name} must be {'a count' if kind is int else 'text'}, got {value!r} in {where}")
-        if not self.domain or not self.language or not self.tokenizer or not self.n_lines:
+        if not _LABEL.fullmatch(self.domain):  # a label is shown in tables and plots as it is
+            raise ValueError(f"domain must be a label (letters, digits, '_', '-', '.'), got {self.domain[:40]!r} in {where}")
+        if not self.language or not self.tokenizer or not self.n_lines:
             raise ValueError(f"a domain premium needs a domain, a language, a tokenizer and lines: {where}")
         for name in ("premium", "premium_ci_low", "premium_ci_high"):
             value = getattr(self, name)
