@@ -67,8 +67,8 @@ def _by_script(results: ReportView) -> Table:
 def domains_intro(results: ReportView) -> str:
     """What the domain section answers, and where the kind of text moves the premium most."""
     moves = largest_moves(results)
-    said = ("The corpus labels each line with its kind of text, so the premium is also measured on each kind "
-            "alone: the same language costs more on some kinds of text than on others.")
+    said = ("The corpus labels each line with its kind of text, so the premium is also measured on the lines of "
+            "each kind alone, with its interval.")
     if moves:
         code, tokenizer, ratio, high, low = moves[0]
         said += (f" It moves most for {language_label(results, code)} on {tokenizer}: {ratio:.2f}x as high on "
