@@ -166,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     corpus_options(run, yours)
     yours.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
                        help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
-                            "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
+                            "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200); "
+                            "or the name of a corpus in corpora/, e.g. wmt24pp")
     yours.add_argument("--domain", metavar="NAME",
                        help="measure only the lines of this kind of text, by the corpus's per-line labels (its "
                             "domains.tsv; the bundled FLORES-200: wikinews, wikibooks, wikivoyage; wmt24pp: literary, "
@@ -224,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = verbs.add_parser("list", help="list tokenizers and corpora",
                                description="List the tokenizer ids and the corpus languages.")
-    listing.add_argument("--corpus", type=argtypes.folder, metavar="DIR", help="list this corpus instead of the bundled one")
+    listing.add_argument("--corpus", type=argtypes.folder, metavar="DIR", help="list this corpus (a folder, or a name in corpora/) instead of the bundled one")
     listing.add_argument("--cache-dir", type=argtypes.folder, metavar="DIR",
                          help="the cache of trained tokenizers to show (default $XDG_CACHE_HOME/tokencost)")
     listing.set_defaults(handler=_list)
