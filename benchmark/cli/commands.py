@@ -104,7 +104,8 @@ def describe_texts(plan, *, train_corpus_given: bool = False) -> list[str]:
     n_measured = sorted({len(texts) for texts in plan.measure_texts.values()})
     lines = f"{n_measured[0]:,} lines each" if len(n_measured) == 1 else f"{n_measured[0]:,}-{n_measured[-1]:,} lines"
     n_languages = f"{len(plan.languages)} language{'s' if len(plan.languages) != 1 else ''}"
-    said = [f"measuring {n_languages} on {split_of(plan.corpus, plan.corpus.measure_split)} ({lines})"]
+    kind = f", domain {plan.corpus.domain}," if plan.corpus.domain else ""
+    said = [f"measuring {n_languages} on {split_of(plan.corpus, plan.corpus.measure_split)}{kind} ({lines})"]
     if not plan.trains:
         return said
     n_trained = len(plan.trained)

@@ -26,7 +26,7 @@ def _config(args: argparse.Namespace, **fixed):
     """The run options shared by run, train and encode, as a RunConfig (`fixed` for verbs that
     lack an option)."""
     names = ("quick", "languages", "reference", "vocab_sizes", "tokenizers", "train_mixes", "corpus", "train_corpus",
-             "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing", "bases")
+             "domain", "max_sentences", "repeats", "cache_dir", "retrain", "no_cache", "reuse_timing", "bases")
     values = {name: getattr(args, name, None) for name in names}
     values["tokenizer_files"] = getattr(args, "tokenizer_file", ())
     values["tokenizer_file_pattern"] = getattr(args, "rank_file_pattern", "cl100k")
@@ -166,7 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
     corpus_options(run, yours)
     yours.add_argument("--corpus", type=argtypes.folder, metavar="DIR",
                        help="measure on this parallel corpus: <code>.txt files; with dev/ and devtest/ subfolders, "
-                            "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200)")
+                            "devtest/ is measured and dev/ trains (a flat folder trains on the bundled FLORES-200); "
+                            "or the name of a corpus in corpora/, e.g. wmt24pp")
+    yours.add_argument("--domain", metavar="NAME",
+                       help="measure only the lines of this kind of text, by the corpus's per-line labels (its "
+                            "domains.tsv; the bundled FLORES-200: wikinews, wikibooks, wikivoyage; wmt24pp: literary, "
+                            "news, social, speech); without it, a labelled corpus is measured whole and the premium is "
+                            "also given per domain")
     yours.add_argument("--reference", metavar="CODE", help="the premium's reference language (default: English)")
     yours.add_argument("--bases", type=argtypes.csv_list, metavar="CODES",
                        help="also compute premiums, with their intervals, over these languages (e.g. hin,zho_Hans; "
@@ -224,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = verbs.add_parser("list", help="list tokenizers and corpora",
                                description="List the tokenizer ids and the corpus languages.")
-    listing.add_argument("--corpus", type=argtypes.folder, metavar="DIR", help="list this corpus instead of the bundled one")
+    listing.add_argument("--corpus", type=argtypes.folder, metavar="DIR", help="list this corpus (a folder, or a name in corpora/) instead of the bundled one")
     listing.add_argument("--cache-dir", type=argtypes.folder, metavar="DIR",
                          help="the cache of trained tokenizers to show (default $XDG_CACHE_HOME/tokencost)")
     listing.set_defaults(handler=_list)

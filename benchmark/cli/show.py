@@ -86,10 +86,10 @@ def _source_line(tokenizer_id: str) -> str:
 def cmd_list(*, corpus: Path | None = None, cache_dir: Path | None = None, out: TextIO | None = None) -> int:
     """Print the tokenizer ids (at the default sizes), the corpus languages and what the cache holds."""
     from benchmark.adapters import DEFAULT_VOCAB_SIZES, PRETRAINED, TrainingCache, cache_root, trained_families
-    from benchmark.corpora import BUNDLED_CORPUS_DIR, is_bundled, load_corpus
+    from benchmark.corpora import BUNDLED_CORPUS_DIR, is_bundled, load_corpus, named_corpus_dir
 
     out = out or sys.stdout
-    root = Path(corpus) if corpus else BUNDLED_CORPUS_DIR
+    root = named_corpus_dir(Path(corpus)) if corpus else BUNDLED_CORPUS_DIR
     # First: a bad folder is an error, not a listing cut short. The bundled corpus's texts are
     # pinned, so its listing reads only the names (not 408 files).
     loaded = None if is_bundled(root) else load_corpus(root)

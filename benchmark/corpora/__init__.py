@@ -12,7 +12,10 @@ file. Two kinds are read:
 Every line is read as strict UTF-8 and must be non-empty (`lines.py`); every language of a split
 must have the same number of lines (`corpus.py`). Each failure is one `BenchmarkError` naming the
 file and the line. What a user types (`hin`, `HIN`, `all`) becomes a corpus's code in
-`languages.py`. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
+`languages.py`. `sums.py` reads a folder's SHA256SUMS, checked file by file when a folder carries one.
+`domains.py` reads the per-line domain labels (what kind of text each line is) and
+cuts a corpus to one domain's lines. `wmt24pp.py` builds the WMT24++ corpus folder from the released
+jsonl files. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
 
 This package knows nothing about tokenizers; the training/measuring protocol lives in
 benchmark/measure/plan.py.
@@ -31,7 +34,7 @@ from benchmark.corpora.flores import (
     read_bundled_text,
     read_manifest,
 )
-from benchmark.corpora.folders import default_languages, list_corpus_languages, load_corpus
+from benchmark.corpora.folders import default_languages, list_corpus_languages, load_corpus, named_corpus_dir
 from benchmark.corpora.languages import (
     ENGLISH_CODES,
     ISO_639_1,
@@ -50,6 +53,6 @@ __all__ = [
     "ALL_SPLIT", "BUNDLED_CORPUS_DIR", "BUNDLED_LINES", "Corpus", "ENGLISH_CODES", "FLORES_LANGUAGES", "ISO_639_1",
     "MAX_LINE_CHARS", "SPLITS", "bundled_languages", "bundled_names", "default_languages", "english_code",
     "is_bundled", "is_right_to_left", "language_name", "language_part", "list_corpus_languages", "load_corpus",
-    "load_flores", "one_per_script", "read_bundled_text", "read_lines", "read_manifest", "resolve_code", "resolve_codes",
+    "load_flores", "named_corpus_dir", "one_per_script", "read_bundled_text", "read_lines", "read_manifest", "resolve_code", "resolve_codes",
     "script_name", "script_of", "sha256_file",
 ]

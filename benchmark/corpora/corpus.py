@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -22,6 +22,8 @@ class Corpus:
     languages: tuple[str, ...]
     splits: dict[str, dict[str, tuple[str, ...]]]
     checksums: dict[str, str]  # "<split>/<file name>" -> sha256 of the file as read (of its text, if compressed)
+    domains: dict[str, tuple[str, ...]] = field(default_factory=dict)  # split -> a label per line (domains.py)
+    domain: str | None = None  # the one domain the measured split was cut to (--domain), else None
 
     def lines(self, split: str, language: str) -> tuple[str, ...]:
         try:

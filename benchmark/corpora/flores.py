@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from benchmark.corpora.corpus import SPLITS, Corpus, check_aligned, select
+from benchmark.corpora.domains import read_metadata_domains
 from benchmark.corpora.languages import language_part
 from benchmark.corpora.lines import decode_lines
 from benchmark.plumbing.errors import BenchmarkError
@@ -124,7 +125,10 @@ def load_flores(root: Path = BUNDLED_CORPUS_DIR, languages: Iterable[str] | None
             checksums[manifest_key(split, code)] = manifest[manifest_key(split, code)]
         check_aligned(files, lines)
         splits[split] = lines
-    return Corpus(name="flores200", root=root, languages=selected, splits=splits, checksums=checksums)
+    # Where each English sentence was taken from (wikinews, wikibooks, wikivoyage): its domain.
+    domains = {split: read_metadata_domains(root / f"metadata_{split}.tsv", BUNDLED_LINES[split]) for split in SPLITS}
+    return Corpus(name="flores200", root=root, languages=selected, splits=splits, checksums=checksums,
+                  domains=domains)
 
 
 def read_bundled_text(split: str, code: str, root: Path = BUNDLED_CORPUS_DIR, *,

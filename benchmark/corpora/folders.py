@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Iterable
 
 from benchmark.corpora.corpus import ALL_SPLIT, SPLITS, Corpus, check_aligned, select
+from benchmark.corpora.domains import DOMAINS_FILE, read_domain_labels
 from benchmark.corpora.flores import BUNDLED_CORPUS_DIR, FLORES_LANGUAGES, bundled_languages, is_bundled, load_flores
 from benchmark.corpora.lines import read_lines, sha256_file
+from benchmark.corpora.sums import SUMS_FILE, read_sums
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.plumbing.fileio import check_regular_file
+
+CORPORA_DIR = BUNDLED_CORPUS_DIR.parent  # the corpora carried in the repository, by name
 
 # A language code names a file: letters (any script), digits, "_" and "-", starting with a letter or
 # digit (eng, eng_Latn, pt-BR, français). A dot is refused: spa.bak.txt is a backup, not a language.
@@ -120,14 +124,50 @@ def load_corpus(root: Path, languages: Iterable[str] | None = None) -> Corpus:
     # The FLORES layout somewhere else (e.g. a FLORES-200 checkout) has no pinned sums.
     per_split = _layout(root)
     selected = select(_ordered(next(iter(per_split.values()))), languages, root)
-    splits, checksums = {}, {}
+    pinned = read_sums(root / SUMS_FILE) if (root / SUMS_FILE).is_file() else None
+    splits, checksums, domains = {}, {}, {}
     for split, files in per_split.items():
         files = {code: files[code] for code in selected}
+        for path in files.values():
+            checksums[f"{split}/{path.name}"] = sha256_file(path)
+            _check_sum(root, f"{split}/{path.name}", checksums, pinned)
         lines = {code: read_lines(path) for code, path in files.items()}
         check_aligned(files, lines)
         splits[split] = lines
-        checksums.update({f"{split}/{p.name}": sha256_file(p) for p in files.values()})
-    return Corpus(name=root.name, root=root, languages=selected, splits=splits, checksums=checksums)
+        labels = (root if split == ALL_SPLIT else root / split) / DOMAINS_FILE
+        if labels.exists() or labels.is_symlink():
+            checksums[f"{split}/{DOMAINS_FILE}"] = sha256_file(labels)
+            _check_sum(root, f"{split}/{DOMAINS_FILE}", checksums, pinned)
+            domains[split] = read_domain_labels(labels, len(next(iter(lines.values()))))
+    return Corpus(name=root.name, root=root, languages=selected, splits=splits, checksums=checksums,
+                  domains=domains)
+
+
+def _check_sum(root: Path, name: str, checksums: dict[str, str], pinned: dict[str, str] | None) -> None:
+    """A file of a folder that carries a SHA256SUMS must be listed there with the same sum."""
+    if pinned is None:
+        return
+    if name not in pinned:
+        raise BenchmarkError(f"{root / name}: not listed in {root / SUMS_FILE}; a folder with a {SUMS_FILE} "
+                             "lists every file it holds (rebuild it, or remove the file)")
+    if pinned[name] != checksums[name]:
+        raise BenchmarkError(f"{root / name}: SHA-256 {checksums[name]} does not match {pinned[name]} in "
+                             f"{root / SUMS_FILE}; the file was modified: rebuild the corpus (its README says how)")
+
+
+def named_corpus_dir(path: Path) -> Path:
+    """A --corpus value as a folder: the path itself, or, for a bare name that is no folder here,
+    the corpus of that name carried in the repository's corpora/ (`wmt24pp`, `flores200`)."""
+    path = Path(path)
+    if path.exists() or path.is_symlink() or len(path.parts) != 1 or path.name in (".", ".."):
+        return path
+    carried = CORPORA_DIR / path.name
+    if not carried.is_dir():
+        return path  # the folder's own error: no such corpus folder
+    if not any((carried / split).is_dir() for split in SPLITS) and not any(carried.glob("*.txt")):
+        raise BenchmarkError(f"{carried}: corpus {path.name!r} is not built in this checkout (its texts are not "
+                             f"carried); {carried / 'README.md'} says where they come from and how to build them")
+    return carried
 
 
 def _ordered(files: dict[str, Path]) -> tuple[str, ...]:
@@ -147,6 +187,12 @@ def list_corpus_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
 
 def default_languages(root: Path = BUNDLED_CORPUS_DIR) -> tuple[str, ...]:
     """The languages a run measures when none are named: the six of the mission for the bundled
-    corpus (`--languages all` takes its 204), every language of a user's folder."""
-    return FLORES_LANGUAGES if is_bundled(root) else list_corpus_languages(root)
+    corpus (`--languages all` takes its 204) and for another corpus carried in corpora/ (those of
+    the six it has), every language of a user's folder."""
+    if is_bundled(root):
+        return FLORES_LANGUAGES
+    languages = list_corpus_languages(root)
+    if Path(root).resolve().parent == CORPORA_DIR:  # a corpus carried beside FLORES (wmt24pp): the same six
+        return tuple(code for code in FLORES_LANGUAGES if code in languages) or languages
+    return languages
 

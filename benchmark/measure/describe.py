@@ -81,6 +81,7 @@ def describe_run(plan: Plan, tokenizers: Sequence[Adapter | NotBuilt], executor:
         tokenizer_files=tuple(str(p) for p in plan.tokenizer_files),
         corpus=plan.corpus.name,
         corpus_dir=display_path(plan.corpus.root),
+        domain=plan.corpus.domain,
         measure_split=plan.corpus.measure_split,
         n_sentences={code: len(plan.measure_texts[code]) for code in plan.languages},
         train_corpus_dir=display_path(plan.train_corpus.root),

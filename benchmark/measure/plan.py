@@ -39,13 +39,16 @@ from benchmark.corpora import (
     Corpus,
     default_languages,
     english_code,
+    is_bundled,
     language_name,
     language_part,
     list_corpus_languages,
     load_corpus,
+    named_corpus_dir,
     resolve_code,
     resolve_codes,
 )
+from benchmark.corpora.domains import only_domain
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.measure.timed_text import timed_texts_of, warm_up_texts
 from benchmark.corpora.mixes import DEFAULT_MIXES, TrainingMix, check_mix_languages, parse_mixes
@@ -75,6 +78,7 @@ class RunConfig:
     tokenizer_files: tuple[Path, ...] = ()
     tokenizer_file_pattern: str = "cl100k"  # pre-tokeniser regex for bare tiktoken rank files
     corpus_dir: Path | None = None  # None: the bundled FLORES-200
+    domain: str | None = None  # measure only the lines of this domain (corpora/domains.py); None: every line
     train_corpus_dir: Path | None = None  # None: the bundled FLORES-200
     max_sentences: int | None = None  # cap on lines per language (training and measuring)
     repeats: int = TIMED_REPEATS
@@ -91,7 +95,7 @@ class RunConfig:
                      reference: str | None = None, vocab_sizes: Sequence[int] | None = None,
                      tokenizers: Sequence[str] | None = None, train_mixes: Sequence[str] | None = None,
                      tokenizer_files: Sequence[Path] = (), tokenizer_file_pattern: str = "cl100k",
-                     corpus: Path | None = None, train_corpus: Path | None = None,
+                     corpus: Path | None = None, train_corpus: Path | None = None, domain: str | None = None,
                      max_sentences: int | None = None, repeats: int | None = None, cache_dir: Path | None = None,
                      retrain: bool = False, no_cache: bool = False, reuse_timing: bool = False,
                      bases: Sequence[str] | None = None) -> RunConfig:
@@ -103,7 +107,7 @@ class RunConfig:
         values = {"languages": given(languages), "reference": reference, "vocab_sizes": given(vocab_sizes),
                   "tokenizers": given(tokenizers), "train_mixes": given(train_mixes),
                   "tokenizer_files": tuple(Path(p) for p in tokenizer_files),
-                  "tokenizer_file_pattern": tokenizer_file_pattern, "corpus_dir": Path(corpus) if corpus else None,
+                  "tokenizer_file_pattern": tokenizer_file_pattern, "corpus_dir": Path(corpus) if corpus else None, "domain": domain,
                   "train_corpus_dir": Path(train_corpus) if train_corpus else None, "max_sentences": max_sentences,
                   "repeats": repeats, "cache_dir": Path(cache_dir) if cache_dir else None, "retrain": retrain,
                   "results_cache": not no_cache, "reuse_timing": reuse_timing, "bases": given(bases)}
@@ -148,10 +152,11 @@ class Plan:
     results_cache: bool = True  # False (--no-cache): nothing read from or kept in the results cache
     reuse_timing: bool = False  # --reuse-timing: timings read back from the results cache (measure/timing_reuse.py)
     bases: tuple[str, ...] = ()  # the premium's bases, the reference first (measure/bases.py)
+    measure_domains: tuple[str, ...] = ()  # each measured line's domain label, where the corpus has them
 
 
 def corpus_root(path: Path | None) -> Path:
-    return Path(path) if path is not None else BUNDLED_CORPUS_DIR
+    return named_corpus_dir(path) if path is not None else BUNDLED_CORPUS_DIR
 
 
 def display_path(path: Path) -> str:
@@ -181,7 +186,9 @@ def resolve_languages(root: Path, languages: Sequence[str] | None,
                                  what="reference language")
     if languages is None:
         default = default_languages(root)
-        return (None, reference) if reference in default else ((reference, *default), reference)
+        if reference in default:  # None: the corpus's own default (bundled: its six; a folder: every file)
+            return (None if is_bundled(root) or default == available else default), reference
+        return (reference, *default), reference
     selected = list(resolve_codes(languages, available, where=str(root), name_of=language_name))
     if reference not in selected:
         selected.insert(0, reference)
@@ -268,6 +275,8 @@ def plan_run(config: RunConfig) -> Plan:
     trained = {i: found for i in ids if (found := parse_trained_id(i, families)) is not None}
     trains = bool(trained)
     corpus = load_corpus(root, load_languages)
+    if config.domain is not None:
+        corpus = only_domain(corpus, config.domain)
     languages = corpus.languages
 
     # A corpus with its own dev/ and devtest/ trains on its dev/; a flat one cannot (every line is
@@ -328,4 +337,5 @@ def plan_run(config: RunConfig) -> Plan:
         tokenizer_file_pattern=config.tokenizer_file_pattern, repeats=config.repeats, cache_dir=config.cache_dir,
         retrain=config.retrain, results_cache=config.results_cache, reuse_timing=config.reuse_timing,
         bases=resolve_bases(config.bases, languages, reference, where=str(root)),
+        measure_domains=corpus.domains.get(corpus.measure_split, ())[:limit],
     )

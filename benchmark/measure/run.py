@@ -40,9 +40,8 @@ from benchmark.measure.executors import (
 from benchmark.adapters.families import families_of_kind
 from benchmark.adapters.registry import TrainTask, trained_in
 from benchmark.adapters.table import TrainedId
-from benchmark.measure.counting import (
-    Counts, build_row, row_intervals, skipped_row, split_examples, time_language, unmeasured_row,
-)
+from benchmark.measure.counting import (Counts, build_row, row_intervals, skipped_row, split_examples, time_language,
+                                       unmeasured_row)
 from benchmark.measure.floor import n_compressed_bytes
 from benchmark.measure.pairwise import pairwise_ratios
 from benchmark.measure.plan import Plan
@@ -56,6 +55,7 @@ from benchmark.measure.summaries import build_summaries
 from benchmark.measure.timing import ThroughputResult
 from benchmark.measure.timing_reuse import reuse_or_time
 from benchmark.measure.bases import run_base_premiums
+from benchmark.measure.domain_premiums import domain_premiums
 
 
 def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False,
@@ -130,9 +130,12 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     clock.lap("rows and record")
     bases = run_base_premiums(ready, plan, counted)  # premiums over --bases: measured apart (docs/measurements)
     clock.lap("base premiums")
+    by_domain = domain_premiums(ready, plan.languages, plan.reference, plan.measure_domains, counted)
+    clock.lap("domain premiums")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
-                   summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases)
+                   summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases,
+                   domain_premiums=by_domain)
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

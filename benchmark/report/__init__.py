@@ -81,6 +81,10 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
         texts = {"results.csv": results_csv(view), "summaries.csv": summaries_csv(view)}
         if view.pairwise:  # two production tokenizers or more measured (a file before format 4 has none)
             texts["pairwise.csv"] = pairwise_csv(view.pairwise)
+        if view.domain_premiums:  # a corpus with per-line domain labels (none before format 6)
+            from benchmark.results.domain_premiums import domain_premiums_csv
+
+            texts["domain_premiums.csv"] = domain_premiums_csv(view.domain_premiums)
         if view.calibration:  # a production tokenizer measured on a corpus with dev (none before format 5)
             texts.update(calibration_files(view))
         rendered = drawing.results() if drawing is not None else []

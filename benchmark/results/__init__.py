@@ -4,7 +4,8 @@ formulas each row's figures follow (no I/O), `pairwise.py` the ratios between to
 typed values as JSON data and back (the record's, the summaries', the results cache's entries),
 `calibration.py` the tokens-per-character and per-byte table fitted on dev and checked on devtest,
 `bases.py` the premiums' intervals over further base languages (`run --bases`), `rebase.py` the
-results seen over one of them (`report --base`, `cost --base`).
+results seen over one of them (`report --base`, `cost --base`),
+`domain_premiums.py` the premium per domain (kind of text) of a corpus with per-line labels.
 
     from benchmark.results import load_results
     frame = load_results("reports/results.json").to_frame()

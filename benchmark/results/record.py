@@ -131,6 +131,7 @@ class RunSettings:
     tokenizer_files: tuple[str, ...] = ()
     corpus: str | None = None  # the measured corpus's name ("flores200", a user folder's name)
     corpus_dir: str | None = None
+    domain: str | None = None  # --domain: the one kind of text measured (corpora/domains.py); None: every line
     measure_split: str | None = None
     n_sentences: dict[str, int] | None = None
     train_corpus_dir: str | None = None

@@ -28,6 +28,7 @@ from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
 from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.domain_premiums import DomainPremium
 from benchmark.results.pairwise import PairwiseRatio, PairwiseRatios
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -57,7 +58,10 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      settings.calibration (how it was fitted, or why there is none). Versions 1-4 are read with
 #      no calibration and settings.calibration None.
 #   6: the file gains "bases" (results/bases.py: premiums' intervals over further base languages,
-#      `run --bases`). Versions 1-5 are read with premiums over their reference only.
+#      `run --bases`) and "domain_premiums" (results/domain_premiums.py: on a corpus with per-line
+#      domain labels, each tokenizer's premium per domain with its interval), and the record gains
+#      settings.domain (--domain). Versions 1-5 are read with premiums over their reference only, no
+#      domain premiums and settings.domain None.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 6
 READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
@@ -264,6 +268,7 @@ class Results:
     pairwise: tuple[PairwiseRatio, ...] = ()  # per language, each pair of production tokenizers
     calibration: tuple[CalibrationEntry, ...] = ()  # tokens per character and per byte (format 5)
     bases: BasePremiums = BasePremiums()  # premiums over further base languages (format 6)
+    domain_premiums: tuple[DomainPremium, ...] = ()  # the premium per domain of a labelled corpus (format 6)
 
     def __post_init__(self) -> None:
         if not isinstance(self.pairwise, PairwiseRatios):  # looked up by pair: results/pairwise.py
@@ -279,6 +284,7 @@ class Results:
             "pairwise": [entry.to_dict() for entry in self.pairwise],
             "calibration": [entry.to_dict() for entry in self.calibration],
             "bases": self.bases.to_dict(),
+            "domain_premiums": [entry.to_dict() for entry in self.domain_premiums],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -380,9 +386,10 @@ def load_results(path: Path | str) -> Results:
         pairwise = _checked(raw.get("pairwise", []), PairwiseRatio, "pairwise")
         calibration = _checked(raw.get("calibration", []), CalibrationEntry, "calibration")
         bases = BasePremiums.from_dict(raw["bases"]) if "bases" in raw else BasePremiums()
+        by_domain = _checked(raw.get("domain_premiums", []), DomainPremium, "domain_premiums")
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
-                   bases=bases)
+                   bases=bases, domain_premiums=by_domain)

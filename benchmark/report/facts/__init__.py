@@ -9,6 +9,7 @@ pages below read the same figures.
     by_language.py    the vendors' current tokenizers per language: fewest and most tokens, their
                       order against the order over all languages, the reversals the sample tells
     decomposition.py  each language's premium split into its byte premium and the tokenizer's factor
+    domains.py        the premium per domain: the tokenizers and domains shown, where it moves most
     hangul_first.py   the Korean question: Hangul syllables first against frequency and parity BPE
     examples.py       which tokenizers and languages the token-boundary examples show, and how
     findings.py       the findings, worded from the figures above

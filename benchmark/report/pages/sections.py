@@ -31,7 +31,10 @@ from benchmark.report.tables.measurements import (
     tokens_per_sentence_table,
 )
 from benchmark.report.tables.calibration import calibration_tables
+from benchmark.report.facts.domains import largest_moves
+from benchmark.report.tables.domains import domain_premium_table
 from benchmark.report.tables.hangul_first import korean_table
+from benchmark.report.naming import language_label
 from benchmark.report.view import ReportView
 
 
@@ -61,6 +64,18 @@ def _by_script(results: ReportView) -> Table:
     return script_premium_table(results, results.production)
 
 
+def domains_intro(results: ReportView) -> str:
+    """What the domain section answers, and where the kind of text moves the premium most."""
+    moves = largest_moves(results)
+    said = ("The corpus labels each line with its kind of text, so the premium is also measured on the lines of "
+            "each kind alone, with its interval.")
+    if moves:
+        code, tokenizer, ratio, high, low = moves[0]
+        said += (f" It moves most for {language_label(results, code)} on {tokenizer}: {ratio:.2f}x as high on "
+                 f"{high} as on {low}.")
+    return said
+
+
 def report_sections(results: ReportView) -> list[Section]:
     """The sections that have something to show, in reading order."""
     trained = trained_tokenizers(results)
@@ -78,6 +93,10 @@ def report_sections(results: ReportView) -> list[Section]:
             "fairness", "How evenly each tokenizer charges the languages",
             "One figure per tokenizer over all the languages measured: how unequal their costs are for the same "
             "content.", plots_in("fairness"), (fairness_table(results),)))
+    if results.domain_premiums:
+        sections.append(Section(
+            "domains", "The same language, different kinds of text",
+            domains_intro(results), plots_in("domains"), (domain_premium_table(results),)))
     mixes = mix_table(results)
     korean = korean_table(results)
     if mix_families(results):

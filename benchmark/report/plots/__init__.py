@@ -9,6 +9,7 @@ SVG bytes. matplotlib and seaborn load only when a plot is drawn.
                          round trips
     compare.py           production cost, fairness (Gini), what the training mix does
     decomposition.py     the premium decomposed into byte premium and tokenizer's factor
+    domains.py           the premium per kind of text, per tokenizer, a panel per language
     hangul_first.py      Korean against vocabulary size, a line per family
     many_languages.py    the layouts past view.MANY_LANGUAGES languages (heatmaps, bands)
     token_boundaries.py  the token-boundary PNG

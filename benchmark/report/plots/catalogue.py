@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from benchmark.report.facts.analysis import has_yardstick_ratios
 from benchmark.report.facts.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import join_words, language_label
-from benchmark.report.plots import compare, decomposition, hangul_first, many_languages, measurements, token_boundaries
+from benchmark.report.plots import compare, decomposition, domains, hangul_first, many_languages, measurements, token_boundaries
 from benchmark.report.view import ReportView
 
 # The sections of the report, in reading order (pages/sections.py lays them out): a plot names one.
-SECTION_KEYS = ("cost", "fairness", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
+SECTION_KEYS = ("cost", "fairness", "domains", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
                 "examples", "tokenizers")
 
 
@@ -64,6 +64,14 @@ PLOTS = (
         "The Gini coefficient of the languages' token counts for the same sentences, per tokenizer, most even on "
         "top; whiskers are the 95% bootstrap interval over sentences, hatched bars count text the tokenizer changed.",
         compare.plot_fairness, "fairness",
+    ),
+    PlotSpec(
+        "domain_premium",
+        "The same language, different kinds of text",
+        "One panel per language, one row per tokenizer: the premium over the reference on the lines of each kind "
+        "of text alone (a colour per domain), whiskers the 95% paired bootstrap interval over those lines, the "
+        "dashed line parity. How far a row's markers lie apart is how far the kind of text moves the premium.",
+        domains.plot_domain_premiums, "domains",
     ),
     PlotSpec(
         "mix_premium",

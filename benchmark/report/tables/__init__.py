@@ -13,6 +13,7 @@ same figures; the figures come from facts/.
     by_language.py    what differs by language: the vendors' order and spread, the shortlist's cost
     scripts.py        per writing system: the median premium, and its byte premium and factor
     hangul_first.py   the Korean question, one line per family and size
+    domains.py        the premium per kind of text, with its interval and how far the domain moves it
     calibration.py    estimates without a tokenizer: tokens per character, how far characters / 4
                       and the fitted ratios miss
 """
