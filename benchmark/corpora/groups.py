@@ -47,7 +47,14 @@ class LanguageGroup:
 
 def parse_groups(text: str, path: Path | str) -> dict[str, LanguageGroup]:
     """{code: LanguageGroup} from the CSV's text; `path` names the file in errors."""
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        return _parse(reader, path)
+    except csv.Error as exc:  # a stray carriage return, a quote left open
+        raise BenchmarkError(f"{path}, line {reader.line_num}: not CSV ({exc})") from None
+
+
+def _parse(reader, path: Path | str) -> dict[str, LanguageGroup]:
     header = next(reader, None)
     if tuple(header or ()) != GROUPS_FIELDS:
         raise BenchmarkError(f"{path}, line 1: header must be {','.join(GROUPS_FIELDS)}, got {','.join(header or [])!r}")

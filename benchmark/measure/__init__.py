@@ -15,6 +15,7 @@
     isolated.py        a function run in a forked child, its memory gone with it
     peak_memory.py     peak memory of the run and its workers
     summaries.py       the per-tokenizer figures over every language (Gini, ...)
+    group_summaries.py the premium and Gini per language family and resource class
     pairwise.py        per language, each pair of production tokenizers' token ratio
     vocabulary.py      the vocabulary check (partial-character and unreachable entries); batches.py
                        encodes every entry in one library call where it can

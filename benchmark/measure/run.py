@@ -63,9 +63,9 @@ from benchmark.plumbing.progress import Progress, progress_display
 from benchmark.results.rows import ResultRow, Results
 from benchmark.words.segmenters import LanguageWords, SegmentTask, merge_segments, run_segment_task, segment_tasks
 from benchmark.measure.summaries import build_summaries
+from benchmark.measure.group_summaries import build_group_summaries
 from benchmark.measure.timing import ThroughputResult
 from benchmark.measure.timing_reuse import reuse_or_time
-
 
 
 def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False,
@@ -138,9 +138,9 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
                           timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}
                                        for tokenizer, languages in timed.items() if languages})
     clock.lap("rows and record")
-    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
-                                                                  phase_peak_mb=clock.peak_mb),
-                   summaries=summaries, pairwise=pairwise, calibration=calibration)
+    return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds, phase_peak_mb=clock.peak_mb),
+                   summaries=summaries, pairwise=pairwise, calibration=calibration,
+                   groups=build_group_summaries([t.id for t in ready], plan.languages, plan.reference, counted))
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

@@ -37,7 +37,7 @@ class ReportView(Results):
     def of(cls, results: Results) -> ReportView:
         if isinstance(results, cls):
             return results
-        return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration)
+        return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration, results.groups)
 
     def to_frame(self):  # -> pandas.DataFrame, a copy a caller may change
         return self._frame.copy()

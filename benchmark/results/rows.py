@@ -27,6 +27,7 @@ from benchmark.plumbing.escaping import csv_cell
 from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.groups import GroupSummary
 from benchmark.results.pairwise import PairwiseRatio, PairwiseRatios
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -55,9 +56,11 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      their held-out errors on devtest and those of characters / 4) and the record's
 #      settings.calibration (how it was fitted, or why there is none). Versions 1-4 are read with
 #      no calibration and settings.calibration None.
+#   6: the file gains "groups" (results/groups.py: each tokenizer's premium with its interval and
+#      Gini per language family and per resource class). Versions 1-5 are read with no groups.
 RESULTS_FORMAT = "tokencost-results"
-RESULTS_FORMAT_VERSION = 5
-READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
+RESULTS_FORMAT_VERSION = 6
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
 _HINT = "run `python -m benchmark run` again to regenerate it"
 
 STATUS_PREFIXES = ("skipped: ", "failed: ")
@@ -260,6 +263,7 @@ class Results:
     summaries: tuple[TokenizerSummary, ...] = ()  # one per measured tokenizer, in the rows' order
     pairwise: tuple[PairwiseRatio, ...] = ()  # per language, each pair of production tokenizers
     calibration: tuple[CalibrationEntry, ...] = ()  # tokens per character and per byte (format 5)
+    groups: tuple[GroupSummary, ...] = ()  # per language family and resource class (format 6)
 
     def __post_init__(self) -> None:
         if not isinstance(self.pairwise, PairwiseRatios):  # looked up by pair: results/pairwise.py
@@ -274,6 +278,7 @@ class Results:
             "summaries": [summary.to_dict() for summary in self.summaries],
             "pairwise": [entry.to_dict() for entry in self.pairwise],
             "calibration": [entry.to_dict() for entry in self.calibration],
+            "groups": [entry.to_dict() for entry in self.groups],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -374,8 +379,10 @@ def load_results(path: Path | str) -> Results:
                                strict=version == RESULTS_FORMAT_VERSION)
         pairwise = _checked(raw.get("pairwise", []), PairwiseRatio, "pairwise")
         calibration = _checked(raw.get("calibration", []), CalibrationEntry, "calibration")
+        groups = _checked(raw.get("groups", []), GroupSummary, "groups")
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
-    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration)
+    return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
+                   groups=groups)

@@ -14,6 +14,7 @@ from typing import Any
 
 from benchmark.plumbing.escaping import markdown_text
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.groups import GroupSummary
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RunRecord, from_plain
 from benchmark.results.rows import ResultRow, Results, TokenizerSummary
@@ -40,4 +41,6 @@ def markdown_results(results: Results) -> Results:
     summaries = from_plain(tuple[TokenizerSummary, ...], escaped["summaries"], "summaries")
     pairwise = from_plain(tuple[PairwiseRatio, ...], escaped["pairwise"], "pairwise")
     calibration = tuple(CalibrationEntry(**entry) for entry in escaped["calibration"])
-    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration)
+    groups = tuple(GroupSummary(**entry) for entry in escaped["groups"])
+    return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
+                   groups=groups)
