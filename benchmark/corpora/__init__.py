@@ -16,6 +16,8 @@ file and the line. What a user types (`hin`, `HIN`, `all`) becomes a corpus's co
 `domains.py` reads the per-line domain labels (what kind of text each line is) and
 cuts a corpus to one domain's lines. `wmt24pp.py` builds the WMT24++ corpus folder from the released
 jsonl files. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
+`groups.py` reads each FLORES-200 variety's language family and resource class
+(benchmark/language_groups/, with its sources).
 
 This package knows nothing about tokenizers; the training/measuring protocol lives in
 benchmark/measure/plan.py.

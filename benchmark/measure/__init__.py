@@ -15,6 +15,7 @@
     isolated.py        a function run in a forked child, its memory gone with it
     peak_memory.py     peak memory of the run and its workers
     summaries.py       the per-tokenizer figures over every language (Gini, ...)
+    group_summaries.py the premium and Gini per language family and resource class
     pairwise.py        per language, each pair of production tokenizers' token ratio
     bases.py           the premium over further base languages (`run --bases`), with its intervals
     domain_premiums.py on a corpus with per-line domain labels, the premium per domain

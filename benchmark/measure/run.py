@@ -52,11 +52,11 @@ from benchmark.plumbing.progress import Progress, progress_display
 from benchmark.results.rows import ResultRow, Results
 from benchmark.words.segmenters import LanguageWords, SegmentTask, merge_segments, run_segment_task, segment_tasks
 from benchmark.measure.summaries import build_summaries
+from benchmark.measure.group_summaries import build_group_summaries
 from benchmark.measure.timing import ThroughputResult
 from benchmark.measure.timing_reuse import reuse_or_time
 from benchmark.measure.bases import run_base_premiums
 from benchmark.measure.domain_premiums import domain_premiums
-
 
 def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False,
                   while_counting: Callable[[], None] | None = None) -> Results:
@@ -132,10 +132,12 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     clock.lap("base premiums")
     by_domain = domain_premiums(ready, plan.languages, plan.reference, plan.measure_domains, counted)
     clock.lap("domain premiums")
+    groups = build_group_summaries([t.id for t in ready], plan.languages, plan.reference, counted)
+    clock.lap("group summaries")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
                    summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases,
-                   domain_premiums=by_domain)
+                   domain_premiums=by_domain, groups=groups)
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

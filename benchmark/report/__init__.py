@@ -2,7 +2,7 @@
 
     write_reports(results, Path("reports"))
 
-writes `results.csv`, `summaries.csv`, `pairwise.csv`, `calibration.csv` and `calibration.json`,
+writes `results.csv`, `summaries.csv`, `pairwise.csv`, `groups.csv`, `calibration.csv` and `calibration.json`,
 `README.md` (findings first), `index.html`
 (one self-contained page) and `plots/*.png` + `plots/*.svg` into a folder; `publish_report` puts
 them beside the run's `results.json` in the output folder, swapped in whole
@@ -75,6 +75,7 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
         from benchmark.report.pages.html import render_html
         from benchmark.report.pages.markdown import render_markdown
         from benchmark.report.tables.measurements import results_csv
+        from benchmark.results.groups import groups_csv
         from benchmark.results.pairwise import pairwise_csv
         from benchmark.results.rows import summaries_csv
 
@@ -85,6 +86,8 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
             from benchmark.results.domain_premiums import domain_premiums_csv
 
             texts["domain_premiums.csv"] = domain_premiums_csv(view.domain_premiums)
+        if view.groups:  # the run's languages per family and tier (none before format 6)
+            texts["groups.csv"] = groups_csv(view.groups)
         if view.calibration:  # a production tokenizer measured on a corpus with dev (none before format 5)
             texts.update(calibration_files(view))
         rendered = drawing.results() if drawing is not None else []

@@ -1,6 +1,7 @@
 """What a run measured, as typed, versioned data: `record.py` is the run record (settings, sources,
 timings), `rows.py` the rows and summaries with their JSON and CSV forms, `metrics.py` the pure
-formulas each row's figures follow (no I/O), `pairwise.py` the ratios between tokenizers, `plain.py`
+formulas each row's figures follow (no I/O), `pairwise.py` the ratios between tokenizers, `groups.py` the summaries per language family and
+resource class, `plain.py`
 typed values as JSON data and back (the record's, the summaries', the results cache's entries),
 `calibration.py` the tokens-per-character and per-byte table fitted on dev and checked on devtest,
 `bases.py` the premiums' intervals over further base languages (`run --bases`), `rebase.py` the

@@ -29,6 +29,7 @@ from benchmark.results import metrics
 from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
 from benchmark.results.domain_premiums import DomainPremium
+from benchmark.results.groups import GroupSummary
 from benchmark.results.pairwise import PairwiseRatio, PairwiseRatios
 from benchmark.results.record import RecordError, RunRecord, from_plain
 
@@ -60,8 +61,9 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #   6: the file gains "bases" (results/bases.py: premiums' intervals over further base languages,
 #      `run --bases`) and "domain_premiums" (results/domain_premiums.py: on a corpus with per-line
 #      domain labels, each tokenizer's premium per domain with its interval), and the record gains
-#      settings.domain (--domain). Versions 1-5 are read with premiums over their reference only, no
-#      domain premiums and settings.domain None.
+#      settings.domain (--domain), and "groups" (results/groups.py: each tokenizer's premium with its
+#      interval and Gini per language family and per resource class). Versions 1-5 are read with
+#      premiums over their reference only, no domain premiums, no groups and settings.domain None.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 6
 READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
@@ -269,6 +271,7 @@ class Results:
     calibration: tuple[CalibrationEntry, ...] = ()  # tokens per character and per byte (format 5)
     bases: BasePremiums = BasePremiums()  # premiums over further base languages (format 6)
     domain_premiums: tuple[DomainPremium, ...] = ()  # the premium per domain of a labelled corpus (format 6)
+    groups: tuple[GroupSummary, ...] = ()  # per language family and resource class (format 6)
 
     def __post_init__(self) -> None:
         if not isinstance(self.pairwise, PairwiseRatios):  # looked up by pair: results/pairwise.py
@@ -285,6 +288,7 @@ class Results:
             "calibration": [entry.to_dict() for entry in self.calibration],
             "bases": self.bases.to_dict(),
             "domain_premiums": [entry.to_dict() for entry in self.domain_premiums],
+            "groups": [entry.to_dict() for entry in self.groups],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -387,9 +391,10 @@ def load_results(path: Path | str) -> Results:
         calibration = _checked(raw.get("calibration", []), CalibrationEntry, "calibration")
         bases = BasePremiums.from_dict(raw["bases"]) if "bases" in raw else BasePremiums()
         by_domain = _checked(raw.get("domain_premiums", []), DomainPremium, "domain_premiums")
+        groups = _checked(raw.get("groups", []), GroupSummary, "groups")
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
-                   bases=bases, domain_premiums=by_domain)
+                   bases=bases, domain_premiums=by_domain, groups=groups)

@@ -8,6 +8,7 @@ pages below read the same figures.
                       production models (fewest, most, the spread), the training mixes, Gini summaries
     by_language.py    the vendors' current tokenizers per language: fewest and most tokens, their
                       order against the order over all languages, the reversals the sample tells
+    groups.py         each language's family and resource tier, the group summaries by kind
     decomposition.py  each language's premium split into its byte premium and the tokenizer's factor
     domains.py        the premium per domain: the tokenizers and domains shown, where it moves most
     hangul_first.py   the Korean question: Hangul syllables first against frequency and parity BPE

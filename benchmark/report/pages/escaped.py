@@ -16,6 +16,7 @@ from benchmark.plumbing.escaping import markdown_text
 from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
 from benchmark.results.domain_premiums import DomainPremium
+from benchmark.results.groups import GroupSummary
 from benchmark.results.pairwise import PairwiseRatio
 from benchmark.results.record import RunRecord, from_plain
 from benchmark.results.rows import ResultRow, Results, TokenizerSummary
@@ -42,6 +43,7 @@ def markdown_results(results: Results) -> Results:
     summaries = from_plain(tuple[TokenizerSummary, ...], escaped["summaries"], "summaries")
     pairwise = from_plain(tuple[PairwiseRatio, ...], escaped["pairwise"], "pairwise")
     calibration = tuple(CalibrationEntry(**entry) for entry in escaped["calibration"])
+    groups = tuple(GroupSummary(**entry) for entry in escaped["groups"])
     by_domain = tuple(DomainPremium(**entry) for entry in escaped["domain_premiums"])
     return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
-                   bases=BasePremiums.from_dict(escaped["bases"]), domain_premiums=by_domain)
+                   bases=BasePremiums.from_dict(escaped["bases"]), domain_premiums=by_domain, groups=groups)

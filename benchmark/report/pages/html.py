@@ -11,6 +11,7 @@ import csv
 import dataclasses
 import html
 import io
+import json
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from benchmark.report.pages.filter_box import CSS as FILTER_CSS
 from benchmark.report.pages.filter_box import SCRIPT as FILTER_SCRIPT
 from benchmark.report.pages.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
 from benchmark.report.facts.findings import compute_findings
+from benchmark.report.facts.groups import language_groups_of
 from benchmark.report.facts.methods import methods_paragraph, run_summary
 from benchmark.report.naming import language_label
 from benchmark.report.pages.page_fonts import (
@@ -241,6 +243,10 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
     # every browser's fonts draw: the page draws them without system fonts.
     fonts = embedded_fonts(token_examples_text(results) + beyond_system_fonts(page_text(main)))
     fonts_css = font_css(fonts, FONT_STACKS)
+    # Each language's family and tier for the page's filters (facts/groups.py); "<" escaped, so no
+    # name can close the block.
+    groups_json = ('<script type="application/json" id="language-groups">'
+                   + json.dumps(language_groups_of(results), ensure_ascii=True).replace("<", "\\u003c") + "</script>")
     # html.escape leaves control characters: a name's ESC or U+202E is shown as \x1b, \u202e (the
     # page's own text has none), never obeyed by a terminal or reordering the page around it.
     return visible_controls(f"""<!DOCTYPE html>
@@ -253,6 +259,7 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 </head>
 <body>
 {main}
+{groups_json}
 <script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>
 </body>
 </html>

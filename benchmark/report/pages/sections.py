@@ -19,6 +19,7 @@ from benchmark.report.tables.compare import (
     vocabulary_table,
     word_tables,
 )
+from benchmark.report.tables.groups import group_table
 from benchmark.report.tables.scripts import script_decomposition_table
 from benchmark.report.tables.scripts import script_of_language, script_premium_table
 from benchmark.report.tables.table import Table
@@ -97,6 +98,13 @@ def report_sections(results: ReportView) -> list[Section]:
         sections.append(Section(
             "domains", "The same language, different kinds of text",
             domains_intro(results), plots_in("domains"), (domain_premium_table(results),)))
+    groups = [t for t in (group_table(results, "family"), group_table(results, "tier")) if t.rows]
+    if groups:
+        sections.append(Section(
+            "groups", "By family and by resource tier",
+            "The premium over the reference and the Gini within each language family (Glottolog) and each "
+            "resource class (Joshi et al. 2020: 0, left behind, to 5, winners) of the run's languages.",
+            plots_in("groups"), tuple(groups)))
     mixes = mix_table(results)
     korean = korean_table(results)
     if mix_families(results):

@@ -8,6 +8,7 @@ SVG bytes. matplotlib and seaborn load only when a plot is drawn.
     measurements.py      tokens per sentence, premium, bytes per token, throughput, training time,
                          round trips
     compare.py           production cost, fairness (Gini), what the training mix does
+    lorenz.py            Lorenz curves beside the Gini: share of tokens against share of languages
     decomposition.py     the premium decomposed into byte premium and tokenizer's factor
     domains.py           the premium per kind of text, per tokenizer, a panel per language
     hangul_first.py      Korean against vocabulary size, a line per family

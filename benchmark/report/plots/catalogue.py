@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from benchmark.report.facts.analysis import has_yardstick_ratios
 from benchmark.report.facts.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import join_words, language_label
-from benchmark.report.plots import compare, decomposition, domains, hangul_first, many_languages, measurements, token_boundaries
+from benchmark.report.plots import (compare, decomposition, domains, hangul_first, lorenz, many_languages, measurements,
+                                    token_boundaries)
 from benchmark.report.view import ReportView
 
 # The sections of the report, in reading order (pages/sections.py lays them out): a plot names one.
-SECTION_KEYS = ("cost", "fairness", "domains", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
+SECTION_KEYS = ("cost", "fairness", "groups", "domains", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
                 "examples", "tokenizers")
 
 
@@ -64,6 +65,14 @@ PLOTS = (
         "The Gini coefficient of the languages' token counts for the same sentences, per tokenizer, most even on "
         "top; whiskers are the 95% bootstrap interval over sentences, hatched bars count text the tokenizer changed.",
         compare.plot_fairness, "fairness",
+    ),
+    PlotSpec(
+        "lorenz",
+        "Lorenz curves: the picture of each Gini",
+        "For each production tokenizer, the share of all tokens (up) that the cheapest share of languages (across) "
+        "needs for the same sentences; the dashed diagonal is every language costing the same, and the further a "
+        "curve sags below it the larger its Gini (twice the area between them, in the legend).",
+        lorenz.plot_lorenz, "fairness",
     ),
     PlotSpec(
         "domain_premium",

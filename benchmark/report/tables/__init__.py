@@ -11,6 +11,7 @@ same figures; the figures come from facts/.
     decision.py       the leading section's tables: cheapest model in money, roomiest context,
                       money per tokenizer (from benchmark.pricing)
     by_language.py    what differs by language: the vendors' order and spread, the shortlist's cost
+    groups.py         per language family and per resource tier: premium with interval, Gini
     scripts.py        per writing system: the median premium, and its byte premium and factor
     hangul_first.py   the Korean question, one line per family and size
     domains.py        the premium per kind of text, with its interval and how far the domain moves it
