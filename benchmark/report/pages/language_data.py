@@ -1,0 +1,29 @@
+"""index.html's per-language attributes as one embedded JSON block, the data the page's filters
+read: {code: {"name": ..., "script": ...}}. A key added here (a family, a resource tier) reaches
+the page without touching its script, which makes one filter per key it finds.
+"""
+
+from __future__ import annotations
+
+import json
+
+from benchmark.corpora.languages import script_name
+from benchmark.report.view import ReportView
+
+BLOCK_ID = "language-data"
+
+
+def language_attributes(results: ReportView) -> dict[str, dict[str, str]]:
+    """Each measured language's attributes, in code order: its English name (the code where the
+    run has none) and its script's name ('Devanagari')."""
+    codes = sorted({row.language for row in results.rows})
+    names = results.record.language_names
+    return {code: {"name": names.get(code) or code, "script": script_name(code)} for code in codes}
+
+
+def language_data_block(results: ReportView) -> str:
+    """The `<script type="application/json">` element holding `language_attributes`; '<', '>' and
+    '&' are JSON escapes, so no name can close the element or open another."""
+    text = json.dumps(language_attributes(results), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="{BLOCK_ID}">{text}</script>'
