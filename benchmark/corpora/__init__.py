@@ -13,6 +13,8 @@ Every line is read as strict UTF-8 and must be non-empty (`lines.py`); every lan
 must have the same number of lines (`corpus.py`). Each failure is one `BenchmarkError` naming the
 file and the line. What a user types (`hin`, `HIN`, `all`) becomes a corpus's code in
 `languages.py`. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
+`django_ui.py` is not read by a run: it builds the bundled UI-string corpora (corpora/django-ui/,
+django-ui-wide/) from Django's gettext catalogs, offline (`python -m benchmark.corpora.django_ui`).
 
 This package knows nothing about tokenizers; the training/measuring protocol lives in
 benchmark/measure/plan.py.
