@@ -18,6 +18,8 @@ cuts a corpus to one domain's lines. `wmt24pp.py` builds the WMT24++ corpus fold
 jsonl files. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
 `groups.py` reads each FLORES-200 variety's language family and resource class
 (benchmark/language_groups/, with its sources).
+`django_ui.py` is not read by a run: it builds the bundled UI-string corpora (corpora/django-ui/,
+django-ui-wide/) from Django's gettext catalogs, offline (`python -m benchmark.corpora.django_ui`).
 
 This package knows nothing about tokenizers; the training/measuring protocol lives in
 benchmark/measure/plan.py.
