@@ -10,6 +10,7 @@ plots, and the parts only a page has.
     html.py              index.html, one self-contained file
     filter_box.py        index.html's box that narrows the tables to a language or a tokenizer
     language_data.py     index.html's per-language attributes (name, script) as one JSON block
+    page_state.py        index.html's state (filters, base, pasted text's language) in the URL's fragment
     token_examples.py    index.html's token examples as text, for scripts a PNG cannot shape
     page_fonts.py        the font faces index.html embeds, cut down to the characters it shows
 """

@@ -2,7 +2,8 @@
 any word of the name: "Chinese" finds Yue Chinese) narrows every table that has languages to the
 ones that match; a query that names no language narrows the tokenizers instead (part of an id:
 "llama", "sp-v7"), rows where tokenizers are down, columns where they are across; a link may carry it
-(index.html#language=Hindi). Without JavaScript the box is hidden and every table reads whole.
+(index.html#language=Hindi; page_state.py keeps it in the fragment). Without JavaScript the box is
+hidden and every table reads whole.
 
 A table opts in with `filter_attributes`: languages down (a column of language labels) hides
 rows, languages across (one column per language) hides columns. Any renderer can use it: it
@@ -108,9 +109,8 @@ SCRIPT = """
       "showing " + (languages ? "languages" : "tokenizers") + " matching \u201c" + box.value.trim() + "\u201d in " +
       tables + " tables";
   }
-  box.addEventListener("input", apply);
-  var hash = window.location.hash;
-  if (hash.indexOf("#language=") === 0) { box.value = decodeURIComponent(hash.slice(10)); apply(); }
+  box.addEventListener("input", function () { PageState.set("language", box.value.trim()); apply(); });
+  if (PageState.get("language")) { box.value = PageState.get("language"); apply(); }
 })();
 """
 

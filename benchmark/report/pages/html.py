@@ -27,6 +27,7 @@ from benchmark.report.pages.filter_box import BOX as FILTER_BOX
 from benchmark.report.pages.filter_box import CSS as FILTER_CSS
 from benchmark.report.pages.filter_box import SCRIPT as FILTER_SCRIPT
 from benchmark.report.pages.language_data import language_data_block
+from benchmark.report.pages.page_state import SCRIPT as PAGE_STATE_SCRIPT
 from benchmark.report.pages.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
 from benchmark.report.facts.findings import compute_findings
 from benchmark.report.facts.groups import language_groups_of
@@ -262,7 +263,7 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 {main}
 {groups_json}
 {language_data_block(results)}
-<script>{SORT_SCRIPT}{FILTER_SCRIPT}</script>
+<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}</script>
 </body>
 </html>
 """)
