@@ -18,7 +18,7 @@ from pathlib import Path
 from benchmark.plumbing.children import Pending, die_with_parent, fork_is_safe, usable_cores
 from benchmark.report.plots.catalogue import PLOTS, PlotSpec, RenderedPlot
 from benchmark.report.plots.reuse import drawn_data_json, plot_digest, previous_files, timing_drawn
-from benchmark.report.plots.style import PNG_DPI, plot_style
+from benchmark.report.plots.style import PNG_DPI, palette_png, plot_style
 from benchmark.report.view import ReportView
 
 
@@ -45,7 +45,7 @@ def draw_plot(spec: PlotSpec, results: ReportView, *, svg: bool = False) -> Rend
             drawn = io.BytesIO()
             fig.savefig(drawn, format="svg", metadata={"Date": None})
             svg_bytes = drawn.getvalue()
-    return RenderedPlot(spec, png.getvalue(), svg_bytes)
+    return RenderedPlot(spec, palette_png(png.getvalue()), svg_bytes)
 
 
 _view: ReportView | None = None  # the results a forked drawing worker inherits

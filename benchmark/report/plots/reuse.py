@@ -150,10 +150,10 @@ def _imports_in(source: bytes, filename: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def style_key() -> dict[str, object]:
     """What, besides the code and the data, decides a plot's bytes: the drawing libraries' versions,
-    the CJK font (its file and size) and the DPI."""
+    the CJK font (its file and size), the DPI and the palette's size."""
     from importlib.metadata import version
 
-    from benchmark.report.plots.style import PNG_DPI, find_cjk_font
+    from benchmark.report.plots.style import PNG_COLOURS, PNG_DPI, find_cjk_font
 
     font = find_cjk_font()
     font_file = None
@@ -163,7 +163,7 @@ def style_key() -> dict[str, object]:
         path = Path(font_manager.findfont(font, fallback_to_default=False))
         font_file = [path.as_posix(), path.stat().st_size]
     return {"versions": {name: version(name) for name in ("matplotlib", "seaborn", "numpy", "pandas", "pillow")},
-            "cjk_font": font, "cjk_font_file": font_file, "png_dpi": PNG_DPI}
+            "cjk_font": font, "cjk_font_file": font_file, "png_dpi": PNG_DPI, "png_colours": PNG_COLOURS}
 
 
 def previous_files(folder: Path | None, digests: Callable[[], dict[str, str]], *,

@@ -11,6 +11,7 @@ matplotlib and seaborn are imported inside the functions, so importing this modu
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import warnings
 from collections.abc import Iterator
@@ -64,6 +65,21 @@ ROUNDTRIP_BANDS = (("under 50", 0, 50), ("50-90", 50, 90), ("90-99", 90, 99), ("
                    ("100", _EXACT, 100 + 1e-4))
 SVG_HASH_SALT = "tokencost-report"  # fixed ids inside SVG files, so reruns give the same bytes
 PNG_DPI = 110
+# A plot's PNG is cut to a palette of this many colours: flat fills, lines and anti-aliased text
+# need no more, and it is a third of the bytes on the self-contained page (docs/measurements/2026-12-08-page.md).
+PNG_COLOURS = 256
+
+
+def palette_png(png: bytes) -> bytes:
+    """`png` with its colours cut to PNG_COLOURS (Pillow's fast octree, alpha kept, no dithering, so
+    the same drawing gives the same bytes)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as image:
+        cut = image.quantize(colors=PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    cut.save(out, format="PNG")
+    return out.getvalue()
 
 
 _cjk_font_cache: list[str | None] = []
