@@ -10,7 +10,9 @@ import json
 import pytest
 
 from benchmark.adapters import PRETRAINED
-from benchmark.measure.code_sample import CODE_DIR, LANGUAGES, measure_code, read_sample
+from benchmark.adapters.base import Adapter
+from benchmark.adapters.families import families_of_kind
+from benchmark.measure.code_sample import CODE_DIR, LANGUAGES, code_costs, measure_code, read_sample
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.results.code import CODE_FIELDS, CodeCost, CodeCosts, code_csv
 from benchmark.results.rows import load_results, save_results
@@ -82,3 +84,21 @@ def test_a_pair_listed_twice_is_refused():
     entry = CodeCost("tiktoken/o200k_base", "c", 10, 2, 4)
     with pytest.raises(ValueError, match="listed twice"):
         CodeCosts({}, (entry, entry))
+
+
+class _ByteCounter(Adapter):
+    """A stand-in: one token per byte."""
+
+    def __init__(self, tokenizer_id: str, family: str) -> None:
+        self.id, self.family, self.vocab_size = tokenizer_id, family, 256
+
+    def encode(self, text: str) -> list[int]:
+        return list(text.encode("utf-8"))
+
+
+def test_the_runs_step_leaves_out_the_tokenizers_it_trains():
+    trained = _ByteCounter("bpe/balanced-1024", families_of_kind("trained")[0])
+    users = _ByteCounter("file/mine", "a-users-file")
+    costs = code_costs([trained, users])
+    assert {e.tokenizer for e in costs.entries} == {"file/mine"}
+    assert all(e.n_tokens == e.n_bytes and e.bytes_per_token == 1 for e in costs.entries)
