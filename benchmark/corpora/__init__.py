@@ -20,6 +20,8 @@ jsonl files. `mixes.py` holds the training mixes: how much of each language's te
 (benchmark/language_groups/, with its sources).
 `django_ui.py` is not read by a run: it builds the bundled UI-string corpora (corpora/django-ui/,
 django-ui-wide/) from Django's gettext catalogs, offline (`python -m benchmark.corpora.django_ui`).
+`code_sample.py` builds corpora/code/, a pinned sample of source code (Python, C, JavaScript) from
+the stdlib and installed packages, offline; benchmark/measure/code_sample.py measures it.
 
 This package knows nothing about tokenizers; the training/measuring protocol lives in
 benchmark/measure/plan.py.

@@ -19,6 +19,7 @@
     pairwise.py        per language, each pair of production tokenizers' token ratio
     bases.py           the premium over further base languages (`run --bases`), with its intervals
     domain_premiums.py on a corpus with per-line domain labels, the premium per domain
+    code_sample.py     tokens per byte and per line of the code sample (corpora/code/), per language
     vocabulary.py      the vocabulary check (partial-character and unreachable entries); batches.py
                        encodes every entry in one library call where it can
     rare_entries.py    the share of a trained vocabulary rarely seen in its own training text

@@ -57,6 +57,7 @@ from benchmark.measure.timing import ThroughputResult
 from benchmark.measure.timing_reuse import reuse_or_time
 from benchmark.measure.bases import run_base_premiums
 from benchmark.measure.domain_premiums import domain_premiums
+from benchmark.measure.code_sample import code_costs
 
 def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress: bool = False,
                   while_counting: Callable[[], None] | None = None) -> Results:
@@ -134,10 +135,12 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     clock.lap("domain premiums")
     groups = build_group_summaries([t.id for t in ready], plan.languages, plan.reference, counted)
     clock.lap("group summaries")
+    code = code_costs(ready)  # tokens per byte and line of source code: its own table, no premium
+    clock.lap("code sample")
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
                    summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases,
-                   domain_premiums=by_domain, groups=groups)
+                   domain_premiums=by_domain, groups=groups, code=code)
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

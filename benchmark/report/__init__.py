@@ -2,7 +2,8 @@
 
     write_reports(results, Path("reports"))
 
-writes `results.csv`, `summaries.csv`, `pairwise.csv`, `groups.csv`, `calibration.csv` and `calibration.json`,
+writes `results.csv`, `summaries.csv`, `pairwise.csv`, `groups.csv`, `code.csv`, `calibration.csv` and
+`calibration.json`,
 `README.md` (findings first), `index.html`
 (one self-contained page) and `plots/*.png` + `plots/*.svg` into a folder; `publish_report` puts
 them beside the run's `results.json` in the output folder, swapped in whole
@@ -88,6 +89,10 @@ def write_reports(results: Results, output_dir: Path, *, plots: bool | tuple[str
             texts["domain_premiums.csv"] = domain_premiums_csv(view.domain_premiums)
         if view.groups:  # the run's languages per family and tier (none before format 6)
             texts["groups.csv"] = groups_csv(view.groups)
+        if view.code:  # the code sample measured (none in a file from before it)
+            from benchmark.results.code import code_csv
+
+            texts["code.csv"] = code_csv(view.code.entries)
         if view.calibration:  # a production tokenizer measured on a corpus with dev (none before format 5)
             texts.update(calibration_files(view))
         rendered = drawing.results() if drawing is not None else []

@@ -7,6 +7,7 @@ typed values as JSON data and back (the record's, the summaries', the results ca
 `bases.py` the premiums' intervals over further base languages (`run --bases`), `rebase.py` the
 results seen over one of them (`report --base`, `cost --base`),
 `domain_premiums.py` the premium per domain (kind of text) of a corpus with per-line labels.
+`code.py` each tokenizer's tokens on the pinned code sample, per programming language (no premium).
 
     from benchmark.results import load_results
     frame = load_results("reports/results.json").to_frame()

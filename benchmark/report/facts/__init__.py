@@ -11,6 +11,7 @@ pages below read the same figures.
     groups.py         each language's family and resource tier, the group summaries by kind
     decomposition.py  each language's premium split into its byte premium and the tokenizer's factor
     domains.py        the premium per domain: the tokenizers and domains shown, where it moves most
+    code.py           the code sample: its tokenizers, language names, prose beside it, cheapest and dearest
     hangul_first.py   the Korean question: Hangul syllables first against frequency and parity BPE
     examples.py       which tokenizers and languages the token-boundary examples show, and how
     findings.py       the findings, worded from the figures above

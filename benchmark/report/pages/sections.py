@@ -34,6 +34,8 @@ from benchmark.report.tables.measurements import (
 from benchmark.report.tables.calibration import calibration_tables
 from benchmark.report.facts.domains import largest_moves
 from benchmark.report.tables.domains import domain_premium_table
+from benchmark.report.tables.code import code_table
+from benchmark.report.facts.code import code_intro
 from benchmark.report.tables.hangul_first import korean_table
 from benchmark.report.naming import language_label
 from benchmark.report.view import ReportView
@@ -105,6 +107,9 @@ def report_sections(results: ReportView) -> list[Section]:
             "The premium over the reference and the Gini within each language family (Glottolog) and each "
             "resource class (Joshi et al. 2020: 0, left behind, to 5, winners) of the run's languages.",
             plots_in("groups"), tuple(groups)))
+    if results.code:
+        sections.append(Section("code", "Source code: tokens per kilobyte", code_intro(results), plots_in("code"),
+                                (code_table(results),)))
     mixes = mix_table(results)
     korean = korean_table(results)
     if mix_families(results):

@@ -11,6 +11,7 @@ SVG bytes. matplotlib and seaborn load only when a plot is drawn.
     lorenz.py            Lorenz curves beside the Gini: share of tokens against share of languages
     decomposition.py     the premium decomposed into byte premium and tokenizer's factor
     domains.py           the premium per kind of text, per tokenizer, a panel per language
+    code.py              source code: tokens per kilobyte per tokenizer, a hue per programming language
     hangul_first.py      Korean against vocabulary size, a line per family
     many_languages.py    the layouts past view.MANY_LANGUAGES languages (heatmaps, bands)
     token_boundaries.py  the token-boundary PNG

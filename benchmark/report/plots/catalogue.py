@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from benchmark.report.facts.analysis import has_yardstick_ratios
 from benchmark.report.facts.examples import MAX_PNG_LANGUAGES, png_languages, png_leaves_out
 from benchmark.report.naming import join_words, language_label
-from benchmark.report.plots import (compare, decomposition, domains, hangul_first, lorenz, many_languages, measurements,
-                                    token_boundaries)
+from benchmark.report.plots import (code, compare, decomposition, domains, hangul_first, lorenz, many_languages,
+                                    measurements, token_boundaries)
 from benchmark.report.view import ReportView
 
 # The sections of the report, in reading order (pages/sections.py lays them out): a plot names one.
-SECTION_KEYS = ("cost", "fairness", "groups", "domains", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
+SECTION_KEYS = ("cost", "fairness", "groups", "domains", "code", "mixes", "trained", "words", "calibration", "speed", "fidelity", "vocabulary",
                 "examples", "tokenizers")
 
 
@@ -81,6 +81,14 @@ PLOTS = (
         "of text alone (a colour per domain), whiskers the 95% paired bootstrap interval over those lines, the "
         "dashed line parity. How far a row's markers lie apart is how far the kind of text moves the premium.",
         domains.plot_domain_premiums, "domains",
+    ),
+    PlotSpec(
+        "code",
+        "Source code: tokens per kilobyte",
+        "Tokens per 1,000 bytes of each programming language's sample (whole files of real source, a colour per "
+        "language), per tokenizer; the black tick is the reference language's FLORES prose in the same unit, for "
+        "scale (not the same content, so no premium). Lower is cheaper.",
+        code.plot_code, "code",
     ),
     PlotSpec(
         "mix_premium",

@@ -15,6 +15,7 @@ same figures; the figures come from facts/.
     scripts.py        per writing system: the median premium, and its byte premium and factor
     hangul_first.py   the Korean question, one line per family and size
     domains.py        the premium per kind of text, with its interval and how far the domain moves it
+    code.py           source code: tokens per kilobyte and per line per programming language
     calibration.py    estimates without a tokenizer: tokens per character, how far characters / 4
                       and the fitted ratios miss
 """
