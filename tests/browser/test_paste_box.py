@@ -86,7 +86,8 @@ def test_hindi_estimates_and_prices_equal_python(open_page, page_of):
         listing = book.listings[model]
         assert float(row.get_attribute("data-usd")) == costs[model]
         cells = row.locator("td").all_inner_texts()
-        assert cells[1] == f"{next(f.vendor for f in priced if f.model == model)} ({listing.seller})"
+        vendor = next(f.vendor for f in priced if f.model == model)
+        assert cells[1] == vendor + ("" if listing.seller == vendor else f" ({listing.seller})")
         assert cells[3:] == [fmt_usd(listing.input_usd_per_mtok), fmt_usd(costs[model])]
     assert "Exact counts: python -m benchmark cost --file FILE." in page.inner_text("#paste + p")
 

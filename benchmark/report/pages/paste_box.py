@@ -66,7 +66,7 @@ this page (it is not put in the link). Exact counts: <code>{COMMAND}</code>.</p>
 <p class="note" id="paste-status"></p>
 <table id="paste-estimates"><thead><tr><th>tokenizer</th><th class="num">estimated tokens</th><th>entry used</th>
 <th class="num">held-out error (90% of sentences within)</th></tr></thead><tbody></tbody></table>
-<table id="paste-prices"><thead><tr><th>model (cheapest first)</th><th>vendor</th><th>tokenizer</th>
+<table id="paste-prices"><thead><tr><th>model (cheapest first)</th><th>vendor (seller)</th><th>tokenizer</th>
 <th class="num">input price / M tokens</th><th class="num">this text</th></tr></thead><tbody></tbody></table>
 <p class="note" id="paste-sources"></p>
 </div>"""
@@ -138,7 +138,7 @@ SCRIPT = """
     var status = document.getElementById("paste-status");
     if (!n) { status.textContent = "Paste a text above."; return; }
     var groups, said = n + " characters";
-    if (found) said += "; script: " + data.scripts[found.script].name + " (" + found.n + " of its letters)";
+    if (found) said += "; script: " + data.scripts[found.script].name + ", " + found.n + " of its letters";
     if (chosen) {
       groups = [chosen, scriptOf[chosen], "all"];
       if (found && found.script !== scriptOf[chosen]) said += "; the language chosen is written in another script";
@@ -169,7 +169,8 @@ SCRIPT = """
       .forEach(function (priced) {
         var m = priced.model, row = document.createElement("tr");
         row.setAttribute("data-model", m.model); row.setAttribute("data-usd", String(priced.usd));
-        cell(row, m.model); cell(row, m.vendor + " (" + m.seller + ")"); cell(row, m.tokenizer);
+        cell(row, m.model); cell(row, m.vendor + (m.seller === m.vendor ? "" : " (" + m.seller + ")"));
+        cell(row, m.tokenizer);
         cell(row, usd(m.usd_per_mtok), true); cell(row, usd(priced.usd), true);
         prices.appendChild(row);
       });
