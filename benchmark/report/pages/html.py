@@ -28,6 +28,10 @@ from benchmark.report.pages.filter_box import CSS as FILTER_CSS
 from benchmark.report.pages.filter_box import SCRIPT as FILTER_SCRIPT
 from benchmark.report.pages.language_data import language_data_block
 from benchmark.report.pages.page_state import SCRIPT as PAGE_STATE_SCRIPT
+from benchmark.report.pages.paste_box import CSS as PASTE_CSS
+from benchmark.report.pages.paste_box import SCRIPT as PASTE_SCRIPT
+from benchmark.report.pages.paste_box import TITLE as PASTE_TITLE
+from benchmark.report.pages.paste_box import paste_box
 from benchmark.report.pages.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
 from benchmark.report.facts.findings import compute_findings
 from benchmark.report.facts.groups import language_groups_of
@@ -189,6 +193,9 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
         nav.append(f'<a href="#{DECISION_KEY}">{esc(DECISION_TITLE)}</a>')
         body.append(f'<h2 id="{DECISION_KEY}">{esc(DECISION_TITLE)}</h2>\n<p>{esc(leading.intro)}</p>')
         body += [_table_html(table, languages=labels) for table in leading.tables]
+    paste = paste_box(results, prices=prices)  # then the reader's own text, estimated
+    if paste:
+        nav.append(f'<a href="#paste">{esc(PASTE_TITLE)}</a>')
     lead_html, body = "\n".join(body), []
     nav.append('<a href="#findings">Findings</a>')
     for section in report_sections(results):
@@ -225,6 +232,7 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
 <nav>{"".join(nav)}</nav>
 {FILTER_BOX}
 {lead_html}
+{paste}
 <h2 id="findings">Findings</h2>
 <ul class="findings">
 {findings}
@@ -257,13 +265,13 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{fonts_css}</style>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{PASTE_CSS}{fonts_css}</style>
 </head>
 <body>
 {main}
 {groups_json}
 {language_data_block(results)}
-<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}</script>
+<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}{PASTE_SCRIPT}</script>
 </body>
 </html>
 """)
