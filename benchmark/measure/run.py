@@ -21,7 +21,8 @@ from benchmark.adapters import (
 )
 from benchmark.corpora.languages import script_of
 from benchmark.measure.calibration import (
-    NO_FIT, FitTask, FitWork, calibration_entries, describe_fit, fit_lines, run_fit_task, start_fit_counts,
+    NO_FIT, FitTask, FitWork, calibration_entries, describe_fit, domain_calibration_entries, fit_domains, fit_lines,
+    run_fit_task, start_fit_counts,
 )
 from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
@@ -108,7 +109,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
                                                           while_counting, fit)
         rare = {} if plan.quick else rare_shares(ready, plan.training, executor, progress, stored)  # --quick: none (record)
         clock.lap("counting")
-        fit_totals = fit.finish(fitted_counts)
+        fit_counts = fit.finish(fitted_counts)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("calibration")
@@ -121,8 +122,12 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
-    calibration = calibration_entries(ready, fitted, {code: plan.measure_texts[code] for code in plan.languages},
-                                      counted, fit_totals, {code: script_of(code) for code in plan.languages})
+    measured = {code: plan.measure_texts[code] for code in plan.languages}
+    scripts = {code: script_of(code) for code in plan.languages}
+    calibration = calibration_entries(ready, fitted, measured, counted, fit_counts, scripts)
+    calibration_domains = domain_calibration_entries(
+        ready, fitted, fit_domains(plan.corpus, plan.languages, plan.max_sentences), measured, plan.measure_domains,
+        counted, fit_counts, scripts)
     record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused,
                           calibration=describe_fit(plan.corpus, fitted),
                           timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}
@@ -137,7 +142,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
                    summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases,
-                   domain_premiums=by_domain, groups=groups)
+                   domain_premiums=by_domain, groups=groups, calibration_domains=calibration_domains)
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

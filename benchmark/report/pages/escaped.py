@@ -15,6 +15,7 @@ from typing import Any
 from benchmark.plumbing.escaping import markdown_text
 from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.calibration_domains import domains_from_list
 from benchmark.results.domain_premiums import DomainPremium
 from benchmark.results.groups import GroupSummary
 from benchmark.results.pairwise import PairwiseRatio
@@ -46,4 +47,5 @@ def markdown_results(results: Results) -> Results:
     groups = tuple(GroupSummary(**entry) for entry in escaped["groups"])
     by_domain = tuple(DomainPremium(**entry) for entry in escaped["domain_premiums"])
     return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
-                   bases=BasePremiums.from_dict(escaped["bases"]), domain_premiums=by_domain, groups=groups)
+                   bases=BasePremiums.from_dict(escaped["bases"]), domain_premiums=by_domain, groups=groups,
+                   calibration_domains=domains_from_list(escaped["calibration_domains"], "calibration_domains"))
