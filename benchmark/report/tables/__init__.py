@@ -17,4 +17,5 @@ same figures; the figures come from facts/.
     domains.py        the premium per kind of text, with its interval and how far the domain moves it
     calibration.py    estimates without a tokenizer: tokens per character, how far characters / 4
                       and the fitted ratios miss
+    calibration_domains.py  the same per domain, and which domain's ratio is closest per kind of text
 """
