@@ -65,12 +65,12 @@ def domains_from_list(raw: Any, where: str) -> tuple[DomainCalibrationEntry, ...
 @dataclass(frozen=True)
 class ClosestDomain:
     """For one domain's devtest text (`text_domain`) and one group: the domain whose ratio misses
-    it least over the tokenizers (the median |whole-text error|), beside its own ratio's miss and
-    the whole corpus's."""
+    it least over the tokenizers (the median |whole-text error|; its own domain among them), beside
+    its own domain's ratio's miss and the whole corpus's."""
 
     text_domain: str
     group: str
-    closest: str  # a domain, or "" when no domain but its own has an entry for the group
+    closest: str
     closest_error: float  # the median over tokenizers of the closest ratio's signed whole-text error
     own_error: float
     corpus_error: float | None  # the whole-corpus entry's (None: no such entry)
@@ -84,7 +84,8 @@ def whole_text_error(ratio_entry: CalibrationEntry, text_entry: CalibrationEntry
 
 def closest_domains(domains: Sequence[DomainCalibrationEntry], corpus: Sequence[CalibrationEntry], *,
                     group: str = "all") -> tuple[ClosestDomain, ...]:
-    """Per domain (sorted), for `group`: which other domain's ratio is closest on its text."""
+    """Per domain (sorted), for `group`: which domain's ratio is closest on its text, over the
+    tokenizers that have an entry of `group` in every domain compared."""
     by_key = {(e.domain, e.tokenizer): e for e in domains if e.group == group}
     whole = {e.tokenizer: e for e in corpus if e.group == group}
     names = sorted({domain for domain, _ in by_key})
@@ -96,9 +97,8 @@ def closest_domains(domains: Sequence[DomainCalibrationEntry], corpus: Sequence[
             errors = [whole_text_error(ratio_of(t), by_key[(text, t)]) for t in tokenizers if ratio_of(t) is not None]
             return statistics.median(errors) if errors else None
 
-        candidates = {other: median_error(lambda t, o=other: by_key.get((o, t))) for other in names if other != text}
+        candidates = {other: median_error(lambda t, o=other: by_key.get((o, t))) for other in names}
         candidates = {o: e for o, e in candidates.items() if e is not None}
-        closest = min(candidates, key=lambda o: (abs(candidates[o]), o)) if candidates else ""
-        out.append(ClosestDomain(text, group, closest, candidates.get(closest, 0.0),
-                                 median_error(lambda t: by_key.get((text, t))) or 0.0, median_error(whole.get)))
+        closest = min(candidates, key=lambda o: (abs(candidates[o]), o))
+        out.append(ClosestDomain(text, group, closest, candidates[closest], candidates[text], median_error(whole.get)))
     return tuple(out)

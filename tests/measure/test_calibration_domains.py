@@ -117,3 +117,23 @@ def test_django_ui_lines_are_the_ui_domain(tmp_path):
     whole = {(e.level, e.group): e.to_dict() for e in results.calibration}
     assert {(e.level, e.group): {k: v for k, v in e.to_dict().items() if k != "domain"}
             for e in results.calibration_domains} == whole  # one kind of text: the whole corpus is it
+
+
+def test_the_report_shows_the_domain_rows_and_the_closest_ratio_per_kind_of_text(results, direct):
+    from benchmark.report.tables.calibration import calibration_tables
+
+    tables = {t.key: t for t in calibration_tables(ReportView.of(results))}
+    assert [row[:2] for row in tables["calibration_domains"].rows][:3] == [
+        ("wikibooks", "all languages"), ("wikibooks", "English"), ("wikibooks", "Japanese")]
+    closest = {(row[0], row[1]): row for row in tables["calibration_closest"].rows}
+    assert len(closest) == 3 * 3  # each domain's text, all languages and each language
+    misses = {}
+    for domain in ("wikibooks", "wikinews", "wikivoyage"):
+        ratios = [next(e for e in results.calibration_domains if (e.tokenizer, e.domain, e.group) == (t, domain, "jpn_Jpan"))
+                  .tokens_per_char for t in TOKENIZERS]
+        per_tokenizer = [r * sum(direct[t]["devtest"]["jpn_Jpan"]["wikinews"][1]) /
+                         sum(direct[t]["devtest"]["jpn_Jpan"]["wikinews"][0]) - 1 for r, t in zip(ratios, TOKENIZERS)]
+        misses[domain] = sum(per_tokenizer) / 2  # the median of two
+    best = min(misses, key=lambda d: (abs(misses[d]), d))
+    row = closest[("wikinews", "Japanese")]
+    assert row[2] == best and row[3] == f"{100 * misses[best]:+.1f}%" and row[4] == f"{100 * misses['wikinews']:+.1f}%"

@@ -62,18 +62,24 @@ def domain_table(results: ReportView) -> Table:
 
 
 def closest_table(results: ReportView) -> Table:
-    """Per kind of text (a domain's devtest lines, all languages): whose ratio misses it least."""
-    found = closest_domains(_entries(results), [e for e in results.calibration if e.tokenizer in set(results.production)])
-    name, title = "calibration_closest", "Which domain's ratio to use for each kind of text"
-    headers = ("text", "closest other domain's ratio", "its miss", "own domain's ratio", "whole corpus's ratio")
-    rows = tuple((c.text_domain, c.closest, _percent(c.closest_error), _percent(c.own_error),
-                  "" if c.corpus_error is None else _percent(c.corpus_error)) for c in found if c.closest)
+    """Per kind of text (a domain's devtest lines) and group: whose ratio misses it least."""
+    entries = _entries(results)
+    corpus = [e for e in results.calibration if e.tokenizer in set(results.production)]
+    names = results.record.language_names
+    found = [c for group in _groups(results, entries) for c in closest_domains(entries, corpus, group=group)]
+    found.sort(key=lambda c: c.text_domain)  # each kind of text's rows together, its groups in order
+    name, title = "calibration_closest", "Which domain's ratio is closest for each kind of text"
+    headers = ("text", "languages", "closest ratio", "its miss", "own domain's ratio", "whole corpus's ratio")
+    rows = tuple((c.text_domain, "all" if c.group == "all" else names.get(c.group, c.group), c.closest,
+                  _percent(c.closest_error), _percent(c.own_error),
+                  "" if c.corpus_error is None else _percent(c.corpus_error)) for c in found)
+    if len({c.text_domain for c in found}) < 2:  # one kind of text: nothing to choose between
+        rows = ()
     return Table(name, title, headers, rows,
-                 note=("Each row: a domain's whole devtest text (all languages), estimated with each ratio fitted "
-                       "on dev: estimate / tokens - 1, the median over the production tokenizers. The closest other "
-                       "domain is the one that misses least; the own domain's ratio is the one to use when the kind "
-                       "of text is known."),
-                 numeric=(False, False, True, True, True))
+                 note=("Each row: a domain's whole devtest text, estimated with each domain's ratio fitted on dev "
+                       "(its own among them) and with the whole corpus's: estimate / tokens - 1, the median over the "
+                       "production tokenizers; the closest ratio is the one that misses least."),
+                 numeric=(False, False, False, True, True, True))
 
 
 def domain_tables(results: ReportView) -> tuple[Table, ...]:
