@@ -46,25 +46,24 @@ def ui_table(flores, ui, sentences: dict | None) -> None:
     news = {(e.tokenizer, e.group): e for e in flores.calibration_domains if e.domain == "wikinews"}
     whole = {(e.tokenizer, e.group): e for e in flores.calibration}
     own = [e for e in ui.calibration if e.level == "language"]
-    columns = ["news ratio: whole text", "FLORES whole-corpus ratio: whole text", "UI's own ratio: whole text",
+    columns = ["news ratio: whole text", "its range over tokenizers", "FLORES whole-corpus ratio: whole text", "UI's own ratio: whole text",
                "UI's own ratio: sentence median"]
     if sentences:
-        columns.insert(1, "news ratio: sentence median")
+        columns.insert(2, "news ratio: sentence median")
     print("| language | " + " | ".join(columns) + " |")
     print("|---|" + "---:|" * len(columns))
     cells = []
     for group in dict.fromkeys(e.group for e in own):
         mine = [e for e in own if e.group == group and (e.tokenizer, group) in news]
         errors = [whole_text_error(news[(e.tokenizer, group)], e) for e in mine]
-        cells += errors
-        values = [pct(statistics.median(errors)),
+        cells += errors  # one per tokenizer with both entries
+        values = [pct(statistics.median(errors)), f"{pct(min(errors))} to {pct(max(errors))}",
                   pct(statistics.median(whole_text_error(whole[(e.tokenizer, group)], e) for e in mine)),
                   pct(statistics.median(e.char_total_error for e in mine)),
                   f"{100 * statistics.median(e.char_sentence_error_p50 for e in mine):.1f}%"]
         if sentences:
-            values.insert(1, f"{100 * statistics.median(sentences[(e.tokenizer, group)] for e in mine):.1f}%")
-        print(f"| {group} | " + " | ".join(values) + f" |  <!-- {len(mine)} tokenizers, "
-              f"range {pct(min(errors))} to {pct(max(errors))} -->")
+            values.insert(2, f"{100 * statistics.median(sentences[(e.tokenizer, group)] for e in mine):.1f}%")
+        print(f"| {group} | " + " | ".join(values) + " |")
     print(f"\nnews ratio on UI text, whole text, over {len(cells)} tokenizer x language cells: median "
           f"{pct(statistics.median(cells))}, median |error| {100 * statistics.median(map(abs, cells)):.1f}%")
 
