@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.families import is_production
+from benchmark.corpora.languages import script_of
 from benchmark.measure.batches import encode_each
 from benchmark.plumbing.errors import one_line
 from benchmark.results.calibration import CalibrationEntry, LanguageCounts, fit_calibration
@@ -187,6 +188,17 @@ def calibration_entries(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequ
     each language it counted on both splits (`counted`: the run's tokenizer id -> (counts per
     language, failures))."""
     return fit_calibration(_table(tokenizers, fitted, measured, counted, fit_counts, None, None), script_of)
+
+
+def run_calibration(tokenizers: Sequence[Adapter], plan, fitted: Mapping[str, Sequence[str]], counted,
+                    fit_counts: Mapping[str, Mapping[str, Sequence[int]]]):
+    """A run's (whole-corpus entries, domain entries) on `plan`'s measured texts and labels."""
+    measured = {code: plan.measure_texts[code] for code in plan.languages}
+    scripts = {code: script_of(code) for code in plan.languages}
+    fit_labels = fit_domains(plan.corpus, plan.languages, plan.max_sentences)
+    return (calibration_entries(tokenizers, fitted, measured, counted, fit_counts, scripts),
+            domain_calibration_entries(tokenizers, fitted, fit_labels, measured, plan.measure_domains, counted,
+                                       fit_counts, scripts))
 
 
 def domain_calibration_entries(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]],

@@ -19,10 +19,8 @@ from benchmark.adapters import (
     PRETRAINED, Adapter, NotBuilt, Skipped, TrainingCache, build_tokenizers, cache_root, is_trained, file_id,
     load_tokenizer_file, run_train_task, train_tasks,
 )
-from benchmark.corpora.languages import script_of
 from benchmark.measure.calibration import (
-    NO_FIT, FitTask, FitWork, calibration_entries, describe_fit, domain_calibration_entries, fit_domains, fit_lines,
-    run_fit_task, start_fit_counts,
+    NO_FIT, FitTask, FitWork, describe_fit, fit_lines, run_calibration, run_fit_task, start_fit_counts,
 )
 from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
@@ -122,12 +120,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
-    measured = {code: plan.measure_texts[code] for code in plan.languages}
-    scripts = {code: script_of(code) for code in plan.languages}
-    calibration = calibration_entries(ready, fitted, measured, counted, fit_counts, scripts)
-    calibration_domains = domain_calibration_entries(
-        ready, fitted, fit_domains(plan.corpus, plan.languages, plan.max_sentences), measured, plan.measure_domains,
-        counted, fit_counts, scripts)
+    calibration, calibration_domains = run_calibration(ready, plan, fitted, counted, fit_counts)
     record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused,
                           calibration=describe_fit(plan.corpus, fitted),
                           timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}

@@ -120,9 +120,9 @@ def test_django_ui_lines_are_the_ui_domain(tmp_path):
 
 
 def test_the_report_shows_the_domain_rows_and_the_closest_ratio_per_kind_of_text(results, direct):
-    from benchmark.report.tables.calibration import calibration_tables
+    from benchmark.report.tables.calibration_domains import domain_tables
 
-    tables = {t.key: t for t in calibration_tables(ReportView.of(results))}
+    tables = {t.key: t for t in domain_tables(ReportView.of(results))}
     assert [row[:2] for row in tables["calibration_domains"].rows][:3] == [
         ("wikibooks", "all languages"), ("wikibooks", "English"), ("wikibooks", "Japanese")]
     closest = {(row[0], row[1]): row for row in tables["calibration_closest"].rows}
