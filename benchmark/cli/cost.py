@@ -23,13 +23,16 @@ def run_cost(args: argparse.Namespace) -> int:
         if args.language is not None:
             raise BenchmarkError(f"with --file, name the files' language with --language {args.language}")
         return cmd_cost_file(args.file, language=args.file_language, results_path=args.results, prices=args.prices,
-                             models=args.models, as_json=args.json, every_tokenizer=args.all)
+                             models=args.models, as_json=args.json, every_tokenizer=args.all, domain=args.domain)
     if args.language is None:
         raise BenchmarkError("cost needs a language (cost hin) or your own files (cost --file PATH)")
     if args.file_language is not None:  # never ignored silently
         raise BenchmarkError(f"--language names --file's language; for a language's answer: cost {args.file_language}")
     if args.all:
         raise BenchmarkError("--all counts --file on every production tokenizer; a language's answer has them all")
+    if args.domain is not None:
+        raise BenchmarkError(f"--domain picks the calibration that your own text's estimate uses: "
+                             f"cost --file PATH --domain {args.domain}")
     return cmd_cost(args.language, results_path=args.results, prices=args.prices, models=args.models, as_json=args.json,
                     base=args.base)
 
@@ -54,6 +57,10 @@ def add_cost_parser(verbs) -> None:
     cost.add_argument("--language", dest="file_language", metavar="CODE",
                       help="with --file: the files' language, to say what the same content takes in English, from "
                            "its measured premium in --results")
+    cost.add_argument("--domain", metavar="NAME",
+                      help="with --file: estimate without a tokenizer by the calibration fitted on this domain's "
+                           "lines (one of --results' calibration domains, e.g. wikinews or ui), not the whole "
+                           "corpus's; with --language or --domain the answer gives that estimate beside each count")
     cost.add_argument("--results", type=Path, default=ALL_LANGUAGES_OUTPUT / "results.json", metavar="PATH",
                       help="the saved results (default %(default)s)")
     cost.add_argument("--prices", type=Path, metavar="FILE", help=PRICES_HELP)

@@ -18,6 +18,8 @@ one file per language in which line N is the translation of the same message. Th
   the .po file itself uses (`\\\\`, `\\n`, `\\r`, `\\t`), in every language alike;
 - a key is kept only if every language of the set translates it; the split is by the SHA-256 of
   `msgctxt + "\\x04" + msgid` (its first byte even: dev, odd: devtest), lines in key order.
+- each split's `domains.tsv` labels every line `ui` (corpora/domains.py), so a run's per-domain
+  figures (the calibration's `ui` entries, the premium per domain) name this kind of text.
 
 The six-language set is the mission's six; the wide set is every locale with a FLORES code whose
 catalogs translate at least WIDE_MIN_COVERAGE of the six-language set's keys.
@@ -34,6 +36,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmark.corpora.domains import DOMAINS_FILE
+
 DJANGO_VERSION = "5.2.20"
 WHEEL_NAME = f"django-{DJANGO_VERSION}-py3-none-any.whl"
 WHEEL_SHA256 = "3b06f7a4843dea6bc14e33daf2044a40dc6df8c2105765ea03a29c64b61be0e0"
@@ -42,6 +46,7 @@ SIX = ("eng_Latn", "spa_Latn", "rus_Cyrl", "jpn_Jpan", "kor_Hang", "ces_Latn")
 # intersection would shrink to the few messages every small team translated first.
 WIDE_MIN_COVERAGE = 0.97
 ROOT = Path(__file__).resolve().parents[2] / "corpora"
+UI_DOMAIN = "ui"  # every line's domain label: one kind of text, a UI's messages
 
 # Django locale -> FLORES-200 code. Regional variants (es_AR, en_GB...) are left out: FLORES has
 # one code per language. Django's pt is European Portuguese; FLORES's por_Latn is Brazilian.
@@ -185,7 +190,7 @@ def wide_codes(by_code: dict[str, dict[Key, str]]) -> tuple[str, ...]:
 
 
 def write_corpus(folder: Path, splits: dict[str, dict[str, list[str]]], source: Source, used: list[str]) -> dict:
-    """Write dev/ and devtest/ <code>.txt, LICENSE, SHA256SUMS and provenance.json; return the record."""
+    """Write dev/ and devtest/ <code>.txt and domains.tsv, LICENSE, SHA256SUMS and provenance.json; return the record."""
     sums, counts = [], {}
     for split, files in splits.items():
         (folder / split).mkdir(parents=True, exist_ok=True)
@@ -196,6 +201,9 @@ def write_corpus(folder: Path, splits: dict[str, dict[str, list[str]]], source: 
             (folder / split / f"{code}.txt").write_bytes(data)
             sums.append(f"{hashlib.sha256(data).hexdigest()}  {split}/{code}.txt\n")
             counts[split] = len(lines)
+        labels = ("domain\n" + f"{UI_DOMAIN}\n" * counts[split]).encode("utf-8")
+        (folder / split / DOMAINS_FILE).write_bytes(labels)
+        sums.append(f"{hashlib.sha256(labels).hexdigest()}  {split}/{DOMAINS_FILE}\n")
     (folder / "SHA256SUMS").write_text("".join(sorted(sums, key=lambda s: s[66:])), encoding="utf-8")
     (folder / "LICENSE").write_text(source.license_text, encoding="utf-8")
     record = {

@@ -9,7 +9,8 @@ has one (measure/batches.py), at most MAX_FIT_LINES lines in all, an equal share
 evenly spread over its dev text (so 204 languages cost what 30 do), one task per tokenizer on the
 run's workers, and from the results cache on a rerun (keyed by the tokenizer's identity and the
 lines). Trained tokenizers learned from dev, so they get no entry; nor does a corpus without a dev
-split (the record says so).
+split (the record says so). Counts are kept per line, so that on a corpus with domain labels the
+same counts give each domain's own entries (results/calibration_domains.py) at no extra encoding.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from dataclasses import dataclass
 
 from benchmark.adapters.base import Adapter, Recipe
 from benchmark.adapters.families import is_production
+from benchmark.corpora.languages import script_of
 from benchmark.measure.batches import encode_each
 from benchmark.plumbing.errors import one_line
 from benchmark.results.calibration import CalibrationEntry, LanguageCounts, fit_calibration
+from benchmark.results.calibration_domains import DomainCalibrationEntry, fit_domain_calibration
 
 MAX_FIT_LINES = 30_000  # dev lines per tokenizer in all, shared equally by the languages
 
@@ -45,13 +48,24 @@ def fit_lines(corpus, languages: Sequence[str], max_sentences: int | None) -> di
     sample covers more articles."""
     if corpus.train_split == corpus.measure_split or not languages:
         return {}
-    share = max(1, MAX_FIT_LINES // len(languages))
     out = {}
     for code in languages:
         lines = corpus.lines(corpus.train_split, code)[:max_sentences]
-        n = len(lines)
-        out[code] = tuple(lines[i * n // share] for i in range(share)) if n > share else tuple(lines)
+        out[code] = tuple(lines[i] for i in _fit_indices(len(lines), len(languages)))
     return out
+
+
+def fit_domains(corpus, languages: Sequence[str], max_sentences: int | None) -> tuple[str, ...]:
+    """The domain label of each fit line (the same lines in every language), () without labels."""
+    labels = corpus.domains.get(corpus.train_split, ())[:max_sentences]
+    if not labels or corpus.train_split == corpus.measure_split or not languages:
+        return ()
+    return tuple(labels[i] for i in _fit_indices(len(labels), len(languages)))
+
+
+def _fit_indices(n_lines: int, n_languages: int) -> range | list[int]:
+    share = max(1, MAX_FIT_LINES // n_languages)
+    return [i * n_lines // share for i in range(share)] if n_lines > share else range(n_lines)
 
 
 def describe_fit(corpus, fitted: Mapping[str, Sequence[str]]) -> str:
@@ -66,18 +80,20 @@ def describe_fit(corpus, fitted: Mapping[str, Sequence[str]]) -> str:
             f"spread; each sentence encoded alone as plain text) per language, per script (its languages pooled) "
             f"and over all languages; checked on every {corpus.measure_split} sentence measured: the median and "
             "90th percentile of each sentence's |estimate - tokens| / tokens, the whole text's estimate / tokens - 1, "
-            "and the same for characters / 4")
+            "and the same for characters / 4" + (
+                "; on this corpus's domain labels, the same per domain, fitted on its own dev lines and checked on "
+                f"its own {corpus.measure_split} lines" if corpus.domains.get(corpus.train_split) else ""))
 
 
-def count_fit(adapter: Adapter, lines_by_language: Mapping[str, Sequence[str]]) -> dict[str, int] | str:
-    """Language -> the tokens of its lines, each encoded alone; or the one-line reason it raised."""
+def count_fit(adapter: Adapter, lines_by_language: Mapping[str, Sequence[str]]) -> dict[str, tuple[int, ...]] | str:
+    """Language -> the tokens of each of its lines, each encoded alone; or the one-line reason it raised."""
     try:
-        return {code: sum(map(len, encode_each(adapter, lines))) for code, lines in lines_by_language.items()}
+        return {code: tuple(map(len, encode_each(adapter, lines))) for code, lines in lines_by_language.items()}
     except Exception as exc:  # one tokenizer's failure leaves it out of the table, not the run
         return one_line(exc)
 
 
-def run_fit_task(task: FitTask, adapter: Adapter | None = None) -> dict[str, int] | str:
+def run_fit_task(task: FitTask, adapter: Adapter | None = None) -> dict[str, tuple[int, ...]] | str:
     from benchmark.measure.executors import adapter_of
 
     try:
@@ -88,8 +104,8 @@ def run_fit_task(task: FitTask, adapter: Adapter | None = None) -> dict[str, int
 
 
 def fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]], executor, progress,
-               stored) -> dict[str, dict[str, int]]:
-    """tokenizer id -> language -> its tokens on the fit lines, for the production tokenizers: from
+               stored) -> dict[str, dict[str, tuple[int, ...]]]:
+    """tokenizer id -> language -> its tokens on each fit line, for the production tokenizers: from
     the results cache `stored`, else counted on `executor`'s workers where a recipe can build them,
     or here (where counting runs here)."""
     from benchmark.measure.executors import share_adapters
@@ -110,7 +126,7 @@ class FitWork:
 
     tasks: list[FitTask]
     shared: list[Adapter]
-    finish: Callable[[Sequence[dict[str, int] | str]], dict[str, dict[str, int]]]
+    finish: Callable[[Sequence[dict[str, tuple[int, ...]] | str]], dict[str, dict[str, tuple[int, ...]]]]
 
 
 NO_FIT = FitWork([], [], lambda results: {})  # nothing to fit: no dev split, or no production tokenizer
@@ -130,12 +146,12 @@ def start_fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequenc
     keys = {}
     for tokenizer in wanted:
         identity = tokenizer_identity(tokenizer)
-        keys[tokenizer.id] = {code: _digest({"kind": "calibration", "tokenizer": identity, "lines": digest})
+        keys[tokenizer.id] = {code: _digest({"kind": "calibration-lines", "tokenizer": identity, "lines": digest})
                               if identity and stored.root else None for code, digest in digests.items()}
-    found: dict[str, dict[str, int]] = {}
+    found: dict[str, dict[str, tuple[int, ...]]] = {}
     todo: dict[str, tuple[str, ...]] = {}
     for tokenizer in wanted:
-        known = {code: stored.get(key, int) for code, key in keys[tokenizer.id].items()}
+        known = {code: stored.get(key, tuple[int, ...]) for code, key in keys[tokenizer.id].items()}
         found[tokenizer.id] = {code: n for code, n in known.items() if n is not None}
         missing = tuple(code for code in fitted if code not in found[tokenizer.id])
         if missing:
@@ -147,7 +163,7 @@ def start_fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequenc
                      tuple((code, tuple(fitted[code])) for code in codes)) for i, codes in todo.items()]
     shipped = [task for task in tasks if task.tokenizer in shipped_ids]
 
-    def finish(results: Sequence[dict[str, int] | str]) -> dict[str, dict[str, int]]:
+    def finish(results: Sequence[dict[str, tuple[int, ...]] | str]) -> dict[str, dict[str, tuple[int, ...]]]:
         counted = dict(zip((task.tokenizer for task in shipped), results))
         for task in tasks:
             if task.tokenizer not in shipped_ids:
@@ -165,24 +181,69 @@ def start_fit_counts(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequenc
 
 
 def calibration_entries(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]],
-                        measured: Mapping[str, Sequence[str]], counted, fit_totals: Mapping[str, Mapping[str, int]],
+                        measured: Mapping[str, Sequence[str]], counted,
+                        fit_counts: Mapping[str, Mapping[str, Sequence[int]]],
                         script_of: Mapping[str, str | None]) -> tuple[CalibrationEntry, ...]:
-    """The table: each tokenizer of `fit_totals` on each language it counted on both splits
-    (`counted`: the run's tokenizer id -> (counts per language, failures))."""
-    sizes = {code: ([len(t) for t in texts], [len(t.encode("utf-8")) for t in texts]) for code, texts in measured.items()}
-    fit_sizes = {code: (sum(map(len, lines)), sum(len(t.encode("utf-8")) for t in lines)) for code, lines in fitted.items()}
+    """The table: each tokenizer of `fit_counts` (tokenizer -> language -> tokens per fit line) on
+    each language it counted on both splits (`counted`: the run's tokenizer id -> (counts per
+    language, failures))."""
+    return fit_calibration(_table(tokenizers, fitted, measured, counted, fit_counts, None, None), script_of)
+
+
+def run_calibration(tokenizers: Sequence[Adapter], plan, fitted: Mapping[str, Sequence[str]], counted,
+                    fit_counts: Mapping[str, Mapping[str, Sequence[int]]]):
+    """A run's (whole-corpus entries, domain entries) on `plan`'s measured texts and labels."""
+    measured = {code: plan.measure_texts[code] for code in plan.languages}
+    scripts = {code: script_of(code) for code in plan.languages}
+    fit_labels = fit_domains(plan.corpus, plan.languages, plan.max_sentences)
+    return (calibration_entries(tokenizers, fitted, measured, counted, fit_counts, scripts),
+            domain_calibration_entries(tokenizers, fitted, fit_labels, measured, plan.measure_domains, counted,
+                                       fit_counts, scripts))
+
+
+def domain_calibration_entries(tokenizers: Sequence[Adapter], fitted: Mapping[str, Sequence[str]],
+                               fit_labels: Sequence[str], measured: Mapping[str, Sequence[str]],
+                               measure_labels: Sequence[str], counted,
+                               fit_counts: Mapping[str, Mapping[str, Sequence[int]]],
+                               script_of: Mapping[str, str | None]) -> tuple[DomainCalibrationEntry, ...]:
+    """The table per domain: `calibration_entries` on each domain's fit lines (`fit_labels`: a
+    label per fit line) and measured lines (`measure_labels`) only; none without both labels."""
+    if not fit_labels or not measure_labels:
+        return ()
+    by_domain = {}
+    for domain in sorted(set(fit_labels) & set(measure_labels)):  # a domain with lines in both splits
+        fit_keep = [i for i, label in enumerate(fit_labels) if label == domain]
+        check_keep = [i for i, label in enumerate(measure_labels) if label == domain]
+        by_domain[domain] = _table(tokenizers, fitted, measured, counted, fit_counts, fit_keep, check_keep)
+    return fit_domain_calibration({d: table for d, table in by_domain.items() if table}, script_of)
+
+
+def _table(tokenizers, fitted, measured, counted, fit_counts, fit_keep: Sequence[int] | None,
+           check_keep: Sequence[int] | None) -> dict[str, dict[str, LanguageCounts]]:
+    """tokenizer -> language -> its counts on the fit lines `fit_keep` and the measured lines
+    `check_keep` (None: every line)."""
+    def kept(values: Sequence, keep: Sequence[int] | None) -> list:
+        return list(values) if keep is None else [values[i] for i in keep]
+
+    fit_texts = {code: kept(lines, fit_keep) for code, lines in fitted.items()}
+    texts = {code: kept(lines, check_keep) for code, lines in measured.items()}
+    sizes = {code: ([len(t) for t in lines], [len(t.encode("utf-8")) for t in lines]) for code, lines in texts.items()}
+    fit_sizes = {code: (sum(map(len, lines)), sum(len(t.encode("utf-8")) for t in lines))
+                 for code, lines in fit_texts.items()}
     table: dict[str, dict[str, LanguageCounts]] = {}
     for tokenizer in tokenizers:
-        totals = fit_totals.get(tokenizer.id)
-        if not totals:
+        per_line = fit_counts.get(tokenizer.id)
+        if not per_line:
             continue
         counts, failures = counted[tokenizer.id]
         by_language = {}
         for code in measured:
-            if code in counts and code not in failures and code in totals:
+            if code in counts and code not in failures and code in per_line:
+                assert len(per_line[code]) == len(fitted[code]), "a count per fit line"
                 chars, n_bytes = sizes[code]
-                by_language[code] = LanguageCounts(len(fitted[code]), totals[code], *fit_sizes[code],
-                                                   counts[code].tokens_per_line, chars, n_bytes)
+                by_language[code] = LanguageCounts(len(fit_texts[code]), sum(kept(per_line[code], fit_keep)),
+                                                   *fit_sizes[code], kept(counts[code].tokens_per_line, check_keep),
+                                                   chars, n_bytes)
         if by_language:
             table[tokenizer.id] = by_language
-    return fit_calibration(table, script_of)
+    return table

@@ -6,8 +6,8 @@ Three kinds of entry, each keyed by a SHA-256 of everything its figures depend o
   language's measured sentences and their word spans.
 - `vocabulary`: one tokenizer's vocabulary check (`VocabularyHealth`): its identity alone.
 - `words`: one language's word segmentation (`LanguageWords`): its sentences and the segmenters.
-- `rare` (measure/rare_entries.py): a trained tokenizer's rare-entry share; `calibration`
-  (measure/calibration.py): a production tokenizer's tokens on one language's fit lines; `timing`
+- `rare` (measure/rare_entries.py): a trained tokenizer's rare-entry share; `calibration-lines`
+  (measure/calibration.py): a production tokenizer's tokens on each of one language's fit lines; `timing`
   (measure/timing_reuse.py): a tokenizer's timings, read only with `run --reuse-timing`.
 
 A tokenizer's identity is its fingerprint (the SHA-256 of its model file or pinned ranks), its

@@ -19,9 +19,8 @@ from benchmark.adapters import (
     PRETRAINED, Adapter, NotBuilt, Skipped, TrainingCache, build_tokenizers, cache_root, is_trained, file_id,
     load_tokenizer_file, run_train_task, train_tasks,
 )
-from benchmark.corpora.languages import script_of
 from benchmark.measure.calibration import (
-    NO_FIT, FitTask, FitWork, calibration_entries, describe_fit, fit_lines, run_fit_task, start_fit_counts,
+    NO_FIT, FitTask, FitWork, describe_fit, fit_lines, run_calibration, run_fit_task, start_fit_counts,
 )
 from benchmark.measure.cells import CELL_BUDGET_SECONDS, timed_cells
 from benchmark.measure.describe import YARDSTICK_ID, describe_run
@@ -109,7 +108,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
                                                           while_counting, fit)
         rare = {} if plan.quick else rare_shares(ready, plan.training, executor, progress, stored)  # --quick: none (record)
         clock.lap("counting")
-        fit_totals = fit.finish(fitted_counts)
+        fit_counts = fit.finish(fitted_counts)
         executor.close()  # nothing of ours runs beside the timed passes
         stored.prune()
         clock.lap("calibration")
@@ -122,8 +121,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     summaries = build_summaries(tokenizers, plan.languages, plan.reference, counted, vocabularies, rare)
     production = families_of_kind("production")  # a vendor's fixed vocabulary: compared pairwise
     pairwise = pairwise_ratios([t for t in ready if t.family in production], plan.languages, counted)
-    calibration = calibration_entries(ready, fitted, {code: plan.measure_texts[code] for code in plan.languages},
-                                      counted, fit_totals, {code: script_of(code) for code in plan.languages})
+    calibration, calibration_domains = run_calibration(ready, plan, fitted, counted, fit_counts)
     record = describe_run(plan, tokenizers, executor, words, examples, reused_timing=reused,
                           calibration=describe_fit(plan.corpus, fitted),
                           timed_cells={tokenizer: {code: t.n_texts for code, t in languages.items()}
@@ -140,7 +138,7 @@ def run_benchmark(plan: Plan, *, executor: Executor | None = None, show_progress
     return Results(rows=tuple(rows), record=dataclasses.replace(record, phase_seconds=clock.seconds,
                                                                   phase_peak_mb=clock.peak_mb),
                    summaries=summaries, pairwise=pairwise, calibration=calibration, bases=bases,
-                   domain_premiums=by_domain, groups=groups, code=code)
+                   domain_premiums=by_domain, groups=groups, code=code, calibration_domains=calibration_domains)
 
 
 def _before_counting(task: TrainTask | SegmentTask | tuple[str, ...]):

@@ -133,10 +133,10 @@ def calibration_files(view) -> dict[str, str]:
     names = {"all": "all languages", **SCRIPT_NAMES, **record.language_names}
     sources = {tokenizer: dataclasses.asdict(entry.source) for tokenizer, entry in record.tokenizers.items()
                if entry.source is not None}
-    return {"calibration.csv": calibration_csv(view.calibration, names),
+    return {"calibration.csv": calibration_csv((*view.calibration, *view.calibration_domains), names),
             "calibration.json": calibration_json(view.calibration, method=record.settings.calibration,
                                                  date=record.date, corpus=record.settings.corpus, names=names,
-                                                 sources=sources)}
+                                                 sources=sources, domains=view.calibration_domains)}
 
 
 def publish_report(results: Results, folder: Path, *, plots: bool = True, results_file: Path | None = None,

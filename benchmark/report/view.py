@@ -38,7 +38,7 @@ class ReportView(Results):
         if isinstance(results, cls):
             return results
         return cls(results.rows, results.record, results.summaries, results.pairwise, results.calibration,
-                   results.bases, results.domain_premiums, results.groups, results.code)
+                   results.bases, results.domain_premiums, results.groups, results.code, results.calibration_domains)
 
     def to_frame(self):  # -> pandas.DataFrame, a copy a caller may change
         return self._frame.copy()

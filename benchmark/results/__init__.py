@@ -4,6 +4,7 @@ formulas each row's figures follow (no I/O), `pairwise.py` the ratios between to
 resource class, `plain.py`
 typed values as JSON data and back (the record's, the summaries', the results cache's entries),
 `calibration.py` the tokens-per-character and per-byte table fitted on dev and checked on devtest,
+`calibration_domains.py` the same per domain of a labelled corpus,
 `bases.py` the premiums' intervals over further base languages (`run --bases`), `rebase.py` the
 results seen over one of them (`report --base`, `cost --base`),
 `domain_premiums.py` the premium per domain (kind of text) of a corpus with per-line labels.

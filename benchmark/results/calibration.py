@@ -152,26 +152,37 @@ def _total_error(estimate: float, n_tokens: float) -> float:
 
 
 def estimate_tokens(entries: Sequence[CalibrationEntry], tokenizer: str, text: str, *, group: str,
-                    per: str = "char") -> float | None:
+                    per: str = "char", domain: str | None = None) -> float | None:
     """The tokens `tokenizer` is estimated to give `text`, by the entry for `group` (a language
-    code, a script, or "all") fitted per character or per byte; None when there is no such entry.
+    code, a script, or "all") fitted per character or per byte, on the whole corpus or on one
+    `domain`'s lines (a results/calibration_domains.py entry); None when there is no such entry.
 
     >>> entry = CalibrationEntry("t", "all", "all", 1, 1, 1, 4, 4, 0.25, 0.25, *([1] * 4), *([0.0] * 12))
     >>> estimate_tokens([entry], "t", "abcdefgh", group="all")
     2.0
     """
+    entry = find_entry(entries, tokenizer, group=group, domain=domain)
+    if entry is None:
+        return None
+    if per == "byte":
+        return entry.tokens_per_byte * len(text.encode("utf-8"))
+    return entry.tokens_per_char * len(text)
+
+
+def find_entry(entries: Sequence[CalibrationEntry], tokenizer: str, *, group: str,
+               domain: str | None = None) -> CalibrationEntry | None:
+    """`tokenizer`'s entry for `group`, of `domain` (None: a whole-corpus entry), or None."""
     for entry in entries:
-        if entry.tokenizer == tokenizer and entry.group == group:
-            if per == "byte":
-                return entry.tokens_per_byte * len(text.encode("utf-8"))
-            return entry.tokens_per_char * len(text)
+        if entry.tokenizer == tokenizer and entry.group == group and getattr(entry, "domain", None) == domain:
+            return entry
     return None
 
 
 def calibration_csv(entries: Sequence[CalibrationEntry], names: Mapping[str, str] | None = None) -> str:
     """The entries as CSV: `CALIBRATION_FIELDS` with `name` after `group` (the language's or
-    script's English name from `names`, else the group), full precision (repr of each float, the
-    shortest text that reads back as the same float), every text cell made inert for spreadsheets."""
+    script's English name from `names`, else the group) and `domain` last (empty for a whole-corpus
+    entry, the label for a results/calibration_domains.py one), full precision (repr of each float,
+    the shortest text that reads back as the same float), every text cell made inert for spreadsheets."""
     import csv
     import io
 
@@ -180,33 +191,40 @@ def calibration_csv(entries: Sequence[CalibrationEntry], names: Mapping[str, str
     writer = csv.writer(buffer, lineterminator="\n")
     header = list(CALIBRATION_FIELDS)
     header.insert(header.index("group") + 1, "name")
+    header.append("domain")  # last, so a reader of the columns before it reads them where they were
     writer.writerow(header)
     for entry in entries:
-        values = entry.to_dict()
+        values = {"domain": "", **entry.to_dict()}
         values["name"] = names.get(entry.group, entry.group)
         writer.writerow([repr(values[h]) if isinstance(values[h], float) else csv_cell(values[h]) for h in header])
     return buffer.getvalue()
 
 
 CALIBRATION_JSON_FORMAT = "tokencost-calibration"
-CALIBRATION_JSON_VERSION = 1  # bump when calibration.json's layout changes
+# Bump when calibration.json's layout changes. 1: the entries; 2: "domains", the entries of each
+# domain of a labelled corpus (results/calibration_domains.py), [] for a corpus without labels.
+CALIBRATION_JSON_VERSION = 2
 
 
 def calibration_json(entries: Sequence[CalibrationEntry], *, method: str | None, date: str, corpus: str | None,
-                     names: Mapping[str, str], sources: Mapping[str, Mapping[str, str]]) -> str:
+                     names: Mapping[str, str], sources: Mapping[str, Mapping[str, str]],
+                     domains: Sequence[CalibrationEntry] = ()) -> str:
     """calibration.json, for a tool to ship in place of characters / 4: how the table was made
     (`method`, the run's `date` and `corpus`), each tokenizer's vocabulary file (`sources`: id ->
-    package, version, file, sha256) and the entries, each with its group's English name (`names`),
-    floats at full precision, keys in a fixed order."""
+    package, version, file, sha256), the entries and the `domains` entries, each with its group's
+    English name (`names`), floats at full precision, keys in a fixed order."""
     import json
 
     document = {
         "format": CALIBRATION_JSON_FORMAT, "version": CALIBRATION_JSON_VERSION, "date": date, "corpus": corpus,
         "method": method,
         "estimate": "tokens = characters x tokens_per_char (or UTF-8 bytes x tokens_per_byte); the entry of the "
-                    "text's language, else of its script, else 'all'; the *_error fields are its held-out errors",
-        "tokenizers": {tokenizer: dict(sources[tokenizer]) for tokenizer in dict.fromkeys(e.tokenizer for e in entries)
+                    "text's language, else of its script, else 'all'; the *_error fields are its held-out errors; "
+                    "for a known kind of text, the same from 'domains' (each fitted on that domain's lines only)",
+        "tokenizers": {tokenizer: dict(sources[tokenizer])
+                       for tokenizer in dict.fromkeys(e.tokenizer for e in (*entries, *domains))
                        if tokenizer in sources},
         "entries": [{**entry.to_dict(), "name": names.get(entry.group, entry.group)} for entry in entries],
+        "domains": [{**entry.to_dict(), "name": names.get(entry.group, entry.group)} for entry in domains],
     }
     return json.dumps(document, indent=1, ensure_ascii=False, allow_nan=False) + "\n"

@@ -28,6 +28,7 @@ from benchmark.plumbing.fileio import atomic_write_text, read_versioned_json
 from benchmark.results import metrics
 from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.calibration_domains import DomainCalibrationEntry, domains_from_list
 from benchmark.results.code import CodeCosts
 from benchmark.results.domain_premiums import DomainPremium
 from benchmark.results.groups import GroupSummary
@@ -67,6 +68,9 @@ from benchmark.results.record import RecordError, RunRecord, from_plain
 #      premiums over their reference only, no domain premiums, no groups and settings.domain None.
 #      Within format 6 it gains "code" (results/code.py: each tokenizer's tokens on the pinned code
 #      sample per programming language); a file without it reads as having none.
+#      Later in 6: "calibration_domains" (results/calibration_domains.py: the calibration fitted and
+#      checked per domain of a labelled corpus); a file without it reads with none, and a reader
+#      from before it ignores it, so the version stays.
 RESULTS_FORMAT = "tokencost-results"
 RESULTS_FORMAT_VERSION = 6
 READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
@@ -276,6 +280,7 @@ class Results:
     domain_premiums: tuple[DomainPremium, ...] = ()  # the premium per domain of a labelled corpus (format 6)
     groups: tuple[GroupSummary, ...] = ()  # per language family and resource class (format 6)
     code: CodeCosts = CodeCosts()  # tokens on the code sample per programming language (format 6)
+    calibration_domains: tuple[DomainCalibrationEntry, ...] = ()  # the calibration per domain (later in 6)
 
     def __post_init__(self) -> None:
         if not isinstance(self.pairwise, PairwiseRatios):  # looked up by pair: results/pairwise.py
@@ -294,6 +299,7 @@ class Results:
             "domain_premiums": [entry.to_dict() for entry in self.domain_premiums],
             "groups": [entry.to_dict() for entry in self.groups],
             "code": self.code.to_dict(),
+            "calibration_domains": [entry.to_dict() for entry in self.calibration_domains],
         }
 
     def to_frame(self):  # -> pandas.DataFrame
@@ -398,9 +404,10 @@ def load_results(path: Path | str) -> Results:
         by_domain = _checked(raw.get("domain_premiums", []), DomainPremium, "domain_premiums")
         groups = _checked(raw.get("groups", []), GroupSummary, "groups")
         code = CodeCosts.from_dict(raw["code"]) if "code" in raw else CodeCosts()
+        calibration_domains = domains_from_list(raw.get("calibration_domains", []), "calibration_domains")
     except RecordError as exc:
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     except (TypeError, ValueError) as exc:  # a summary's own checks
         raise BenchmarkError(f"{path}: malformed results, {exc}") from None
     return Results(rows=tuple(rows), record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
-                   bases=bases, domain_premiums=by_domain, groups=groups, code=code)
+                   bases=bases, domain_premiums=by_domain, groups=groups, code=code, calibration_domains=calibration_domains)

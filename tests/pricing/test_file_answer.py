@@ -190,7 +190,7 @@ def test_json_holds_every_figure_of_the_text(spanish, own_prices):
                                 reasons=listing_reasons())
     assert text.isascii()
     document = json.loads(text)
-    assert (document["schema"], document["version"]) == ("tokencost/cost-file", 1)
+    assert (document["schema"], document["version"]) == ("tokencost/cost-file", 2)
     assert document["files"] == [{"path": str(path), "n_bytes": texts[0].n_bytes, "n_chars": texts[0].n_chars}]
     assert document["prices"]["database"]["price_date"] == "2026-12-01" and document["prices"]["user_file"] == str(own_prices)
     rows = {r.tokenizer: r for r in load_results(ALL_LANGUAGES).rows if r.language == "spa_Latn"}

@@ -17,8 +17,9 @@ from pathlib import Path
 from benchmark.measure.own_text import OwnCount, OwnText
 from benchmark.plumbing.escaping import terminal_text
 from benchmark.pricing.prices.database import Listing
+from benchmark.pricing.file.estimates import EstimateSource, estimate_line, estimates_for, header_line
 from benchmark.pricing.file.figures import (COUNTING, ModelCost, Premium, PremiumSource, best_of, first_screen,
-                                           model_costs, premiums_for, price_list, shortlisted)
+                                           model_costs, premiums_for, price_list, read_results, shortlisted)
 from benchmark.pricing.money import unpriced
 from benchmark.pricing.formats import fmt_ci, fmt_count, fmt_interval, fmt_price, fmt_usd, fmt_window
 
@@ -102,10 +103,12 @@ def _reference_lines(count: OwnCount, premium: Premium | None, source: PremiumSo
 
 def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
                     listings: Mapping[str, Listing], *, reasons: Mapping[str, str] | None = None,
-                    premiums: PremiumSource | None = None, left_out: Sequence[str] = ()) -> str:
+                    premiums: PremiumSource | None = None, left_out: Sequence[str] = (),
+                    estimates: EstimateSource | None = None) -> str:
     """The whole answer: per tokenizer its tokens, models, cheapest and roomiest model and the models
     the files do not fit; then the cheapest and roomiest overall, and the models without a price.
-    `left_out`: the production tokenizers not counted (not on the first screen), named with `--all`."""
+    `left_out`: the production tokenizers not counted (not on the first screen), named with `--all`;
+    `estimates`: the calibration entries to estimate by (estimates.py), naming the domain used."""
     costs = model_costs(counts, models, listings)
     sources = sorted({c.listing.source for c in costs})
     lines = [_files_line(texts),
@@ -118,6 +121,8 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
     if premiums is not None:
         lines.append(f"In {premiums.reference}: the tokens over {_plain(premiums.label)}'s premium on the same "
                      f"sentences, from {_plain(premiums.results_name)} (run of {premiums.run_date})")
+    if estimates is not None:
+        lines.append(header_line(estimates))
     lines.append("")
     for count in counts:
         if not count.ok:
@@ -129,6 +134,8 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
         cheapest = min(priced, key=lambda c: (c.usd, c.listing.model)) if priced else None
         if premiums is not None:
             lines += _reference_lines(count, premiums.premiums.get(count.tokenizer), premiums, cheapest)
+        if estimates is not None:
+            lines.append(estimate_line(estimates, count, texts))
         names = list(models.get(count.tokenizer, ()))
         lines.append(f"  models: {_plain(_models_line(names))}" if names else "  models: none listed")
         lines.append(f"  cheapest: {_plain(_cost_phrase(cheapest))}" if cheapest else "  cheapest: no priced model")
@@ -157,17 +164,27 @@ def render_own_cost(texts: Sequence[OwnText], counts: Sequence[OwnCount], models
 
 def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None, results_path: Path | None = None,
                     prices: Path | None = None, models: Sequence[str] | None = None, on: dt.date | None = None,
-                    as_json: bool = False, every_tokenizer: bool = False) -> str:
+                    as_json: bool = False, every_tokenizer: bool = False, domain: str | None = None) -> str:
     """`render_own_cost` (or with `as_json` its JSON document, as_json.py) for files named by a
     user: read (or refused) before any vocabulary loads, counted on the flagships' tokenizers
     (`first_screen`), on every production tokenizer with `every_tokenizer`, or on the tokenizers of
-    the `models` shortlist; priced as on `on` (default: today, UTC)."""
+    the `models` shortlist; priced as on `on` (default: today, UTC). With a `language` or a
+    `domain`, also the estimate without a tokenizer from the calibration of `results_path`: the
+    `domain`'s entries, else the whole corpus's."""
     from benchmark.measure.own_text import count_own_texts, read_own_texts
     from benchmark.pricing.prices.listings import listing_reasons
 
     texts = read_own_texts(paths)
     chosen = shortlisted(models) if models else None
-    premiums = premiums_for(language, Path(results_path)) if language is not None else None
+    results = read_results(Path(results_path)) if language is not None or domain is not None else None
+    premiums = premiums_for(language, Path(results_path), results) if language is not None else None
+    estimates = None
+    if results is not None:
+        from benchmark.corpora.languages import script_of
+
+        code = premiums.language if premiums is not None else None
+        estimates = estimates_for(results, str(results_path), domain=domain, language=code,
+                                  script=script_of(code) if code else None)
     on = on or dt.datetime.now(dt.timezone.utc).date()
     every, listings = price_list(on, prices)
     if chosen is None:
@@ -178,6 +195,6 @@ def own_cost_answer(paths: Sequence[Path | str], *, language: str | None = None,
         from benchmark.pricing.file.as_json import render_own_cost_json
 
         return render_own_cost_json(texts, counts, chosen, listings, on=on, reasons=listing_reasons(),
-                                    premiums=premiums, prices=prices, left_out=left_out)
+                                    premiums=premiums, prices=prices, left_out=left_out, estimates=estimates)
     return render_own_cost(texts, counts, chosen, listings, reasons=listing_reasons(), premiums=premiums,
-                           left_out=left_out)
+                           left_out=left_out, estimates=estimates)

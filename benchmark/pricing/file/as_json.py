@@ -16,9 +16,12 @@ from typing import Any
 from benchmark.measure.own_text import OwnCount, OwnText
 from benchmark.pricing.prices.database import Listing
 from benchmark.pricing.money import unpriced
+from benchmark.pricing.file.estimates import EstimateSource, estimate_document, source_document
 from benchmark.pricing.file.figures import COUNTING, ModelCost, PremiumSource, best_of, model_costs
 
-SCHEMA, VERSION = "tokencost/cost-file", 1
+# 1: the counts, prices, leaders and the reference-language estimate; 2: "estimates" (the
+# calibration used, its domain or null for the whole corpus) and each tokenizer's "estimate".
+SCHEMA, VERSION = "tokencost/cost-file", 2
 
 
 def _interval(value: float | None, low: float | None, high: float | None) -> dict[str, float | None]:
@@ -61,7 +64,7 @@ def _in_reference(count: OwnCount, premiums: PremiumSource | None) -> dict[str, 
 def own_cost_document(texts: Sequence[OwnText], counts: Sequence[OwnCount], models: Mapping[str, Sequence[str]],
                       listings: Mapping[str, Listing], *, on: dt.date, reasons: Mapping[str, str] | None = None,
                       premiums: PremiumSource | None = None, prices: Path | None = None,
-                      left_out: Sequence[str] = ()) -> dict[str, Any]:
+                      left_out: Sequence[str] = (), estimates: EstimateSource | None = None) -> dict[str, Any]:
     """The answer as plain data, keys in the order docs/usage.md gives; `left_out`: the production
     tokenizers not counted (the answer without --all counts the flagships')."""
     from benchmark.pricing.prices.database import DATABASE, database_label, installed_version
@@ -77,6 +80,7 @@ def own_cost_document(texts: Sequence[OwnText], counts: Sequence[OwnCount], mode
             "n_tokens": count.n_tokens_total if count.ok else None,
             "n_tokens_per_file": list(count.n_tokens) if count.ok else None,
             "in_reference": _in_reference(count, premiums),
+            "estimate": estimate_document(estimates, count, texts),
             "models": [{"model": model, "price": _listing(listings.get(model)), "not_priced": missing.get(model),
                         "usd": (cost := by_model.get((count.tokenizer, model))) and cost.usd,
                         "fits": cost and cost.fits} for model in models.get(count.tokenizer, ())],
@@ -94,6 +98,7 @@ def own_cost_document(texts: Sequence[OwnText], counts: Sequence[OwnCount], mode
         "premiums": None if premiums is None else {
             "language": {"code": premiums.language, "label": premiums.label}, "reference": premiums.reference,
             "results": premiums.results_name, "run_date": premiums.run_date},
+        "estimates": source_document(estimates),
         "tokenizers": tokenizers,
         "tokenizers_not_counted": list(left_out),
         "cheapest": _leader(costs, money=True),

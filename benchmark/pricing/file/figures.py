@@ -61,14 +61,21 @@ class ModelCost:
         return window / self.n_tokens if window and self.n_tokens else None
 
 
-def premiums_for(language: str, results_path: Path) -> PremiumSource:
-    """The premium of `language` (a code or English name) on each tokenizer of a results file."""
-    from benchmark.corpora.languages import resolve_code_or_name
+def read_results(results_path: Path):
+    """The results file `cost --file` reads premiums and estimates from; missing: one line."""
     from benchmark.results.rows import load_results
 
     if not results_path.exists():
         raise BenchmarkError(f"{terminal_text(str(results_path))}: no such results file; give --results PATH")
-    results = load_results(results_path)
+    return load_results(results_path)
+
+
+def premiums_for(language: str, results_path: Path, results=None) -> PremiumSource:
+    """The premium of `language` (a code or English name) on each tokenizer of a results file
+    (`results`: that file already loaded)."""
+    from benchmark.corpora.languages import resolve_code_or_name
+
+    results = results if results is not None else read_results(results_path)
     present = sorted({row.language for row in results.rows})
     names = results.record.language_names
     code = resolve_code_or_name(language, present, names, where=terminal_text(str(results_path)))

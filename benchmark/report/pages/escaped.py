@@ -15,6 +15,7 @@ from typing import Any
 from benchmark.plumbing.escaping import markdown_text
 from benchmark.results.bases import BasePremiums
 from benchmark.results.calibration import CalibrationEntry
+from benchmark.results.calibration_domains import domains_from_list
 from benchmark.results.code import CodeCosts
 from benchmark.results.domain_premiums import DomainPremium
 from benchmark.results.groups import GroupSummary
@@ -48,4 +49,5 @@ def markdown_results(results: Results) -> Results:
     by_domain = tuple(DomainPremium(**entry) for entry in escaped["domain_premiums"])
     return Results(rows=rows, record=record, summaries=summaries, pairwise=pairwise, calibration=calibration,
                    bases=BasePremiums.from_dict(escaped["bases"]), domain_premiums=by_domain, groups=groups,
-                   code=CodeCosts.from_dict(escaped["code"]))
+                   code=CodeCosts.from_dict(escaped["code"]),
+                   calibration_domains=domains_from_list(escaped["calibration_domains"], "calibration_domains"))

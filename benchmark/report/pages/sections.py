@@ -32,6 +32,7 @@ from benchmark.report.tables.measurements import (
     tokens_per_sentence_table,
 )
 from benchmark.report.tables.calibration import calibration_tables
+from benchmark.report.tables.calibration_domains import domain_tables
 from benchmark.report.facts.domains import largest_moves
 from benchmark.report.tables.domains import domain_premium_table
 from benchmark.report.tables.code import code_table
@@ -131,7 +132,7 @@ def report_sections(results: ReportView) -> list[Section]:
         sections.append(Section("words", "Words and characters",
                                 "Tokens per word, words split into several tokens, and tokens that are part of a "
                                 "character, for the production and main tokenizers.", plots_in("words"), tuple(words)))
-    calibration = calibration_tables(results)
+    calibration = calibration_tables(results) + domain_tables(results)  # the domain level after the whole corpus
     if calibration:
         sections.append(Section(
             "calibration", "Estimating tokens without a tokenizer",

@@ -18,4 +18,5 @@ same figures; the figures come from facts/.
     code.py           source code: tokens per kilobyte and per line per programming language
     calibration.py    estimates without a tokenizer: tokens per character, how far characters / 4
                       and the fitted ratios miss
+    calibration_domains.py  the same per domain, and which domain's ratio is closest per kind of text
 """

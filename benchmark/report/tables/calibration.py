@@ -126,5 +126,5 @@ def error_table(results: ReportView) -> Table:
 
 
 def calibration_tables(results: ReportView) -> tuple[Table, ...]:
-    """The section's tables, those with rows."""
+    """The section's tables, those with rows (the domain level's: calibration_domains.py)."""
     return tuple(t for t in (ratio_table(results), chars4_table(results), error_table(results)) if t.rows)
