@@ -29,6 +29,10 @@ class Table:
     note: str = ""
     # Columns holding numbers: right-aligned, and sorted as numbers in the HTML page.
     numeric: tuple[bool, ...] = field(default=())
+    # The cells showing a language's premium over the reference, as (row, column, tokenizer, language),
+    # and how they write it ("interval", "plain" or "x"): what the page's base switch rewrites.
+    premium_cells: tuple[tuple[int, int, str, str], ...] = ()
+    premium_style: str = ""
 
 
 def measured_frame(results: ReportView) -> pd.DataFrame:
@@ -84,6 +88,20 @@ def pivot(
     headers = ("tokenizer", *(language_label(results, code) for code in languages))
     rows = tuple(tuple(line) for line in grid.itertuples(name=None))
     return languages_down(results, Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages)))
+
+
+def grid_cells(results: ReportView, table: Table, tokenizers: list[str]) -> tuple[tuple[int, int, str, str], ...]:
+    """`Table.premium_cells` of a `pivot` of `tokenizers`: every cell with a figure, with its
+    tokenizer and language, whichever way `languages_down` turned the grid."""
+    languages = results.languages
+    down = table.headers[:1] == ("language",)  # languages_down turned it
+    cells = []
+    for r, row in enumerate(table.rows):
+        for c, text in enumerate(row[1:], start=1):
+            if text and text != SKIPPED:
+                tokenizer, language = (tokenizers[c - 1], languages[r]) if down else (tokenizers[r], languages[c - 1])
+                cells.append((r, c, tokenizer, language))
+    return tuple(cells)
 
 
 def languages_down(results: ReportView, table: Table) -> Table:
