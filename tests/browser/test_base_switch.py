@@ -1,6 +1,6 @@
 """The page's "premium over" switch (benchmark/report/pages/base_switch.py) in Chromium: choosing
 Hindi, or opening index.html#base=hin_Deva, makes every premium cell read, to the table's rounding,
-the run's own premium over hin_Deva with its interval (results/bases.py's `premiums_over`);
+the run's own premium over hin_Deva with its interval (`ReportView.by_base`, results/bases.py);
 switching back gives the page as written; without JavaScript the page reads over the reference.
 
 Two pages: one rendered here from a real small run (tests/data/results_bases.json), and the
@@ -19,7 +19,6 @@ from benchmark.report import publish_report
 from benchmark.report.facts.analysis import is_lossy
 from benchmark.report.naming import LOSSY_MARK, fmt_ratio, fmt_ratio_interval, language_label
 from benchmark.report.view import ReportView
-from benchmark.results.bases import premiums_over
 from benchmark.results.rows import load_results
 from tests.support.paths import REPO
 
@@ -61,7 +60,7 @@ def report(request) -> tuple[Path, ReportView]:
 
 def _expected(results: ReportView, base: str, style: str, tokenizer: str, language: str) -> str:
     """A premium cell over `base` as its table writes it (tables/measurements.py, decision.py)."""
-    figures = premiums_over(results, base).get(tokenizer, {}).get(language)
+    figures = results.by_base[base].get(tokenizer, {}).get(language)  # premiums_over, once per base
     if figures is None:
         return ""
     premium, low, high = figures
@@ -91,7 +90,7 @@ def _check_over(results: ReportView, base: str, seen: dict) -> None:
     assert {style for _, style, _ in seen["cells"]} >= {"plain", "interval"}
     # The table of every measurement, read by its visible tokenizer and language, not by the marks.
     codes = {language_label(results, code): code for code in results.languages}
-    over = premiums_over(results, base)
+    over = results.by_base[base]
     for tokenizer, label, text in seen["rows"]:
         figures = over.get(tokenizer, {}).get(codes[label])
         row = results.index[tokenizer, codes[label]]

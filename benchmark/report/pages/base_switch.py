@@ -9,7 +9,9 @@ Which cells: the ones a table lists in `Table.premium_cells` (tables/), written 
 `data-p="T L"` (indices into the block's tokenizers and languages) with the table's
 `data-premium` style. The figures come in one JSON block, laid out to stay small on the
 204-language page: the languages and tokenizers once, then per base and tokenizer one flat list
-[premium, low, high, ...] in that language order, each number to 4 significant digits.
+[premium, low, high, ...] in that language order, the premium to 4 significant digits and the
+interval's ends as thousandths from it (1.514,-92,96 is 1.514 (1.422-1.610)), each chosen so the
+page shows the figure Python's formatting does.
 The reference's own figures are not repeated: switching back restores the cells as written.
 """
 
@@ -73,7 +75,7 @@ SCRIPT = """
   function fixed(x) { return x.toFixed(2); }
   function figure(style, list, i, own, mark) {
     if (!list || list[i] === null) return "";
-    var p = fixed(list[i]), range = fixed(list[i + 1]) + "-" + fixed(list[i + 2]);
+    var p = fixed(list[i]), range = fixed(list[i] + list[i + 1] / 1000) + "-" + fixed(list[i] + list[i + 2] / 1000);
     if (style === "plain") return p;
     if (style === "x") return p + "x" + (own ? "" : " (95% CI " + range + ")");
     return p + (own ? "" : " (" + range + ")") + (mark ? " \\u2020" : "");
@@ -111,27 +113,46 @@ def _as_shown(value: float) -> str:
     return str(Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
+def _number(value: float) -> float | int:
+    return int(value) if value == int(value) else value
+
+
 def compact(value: float) -> float | int:
     """`value` to 4 significant digits, moved by a unit of the 4th where rounding twice would show
     a different figure (1.2349 -> 1.235 -> "1.24"): the page then shows what Python's f"{value:.2f}" does."""
-    wanted = f"{value:.2f}"
     if value == 0 or not math.isfinite(value):
         return 0 if value == 0 else value
+    wanted = f"{value:.2f}"
     nearest = Decimal(f"{value:.4g}")
     unit = Decimal(1).scaleb(math.floor(math.log10(abs(value))) - 3)
     for step in (0, -1, 1, -2, 2):
         candidate = float(nearest + step * unit)
         if _as_shown(candidate) == wanted:
-            return int(candidate) if candidate == int(candidate) else candidate
-    return float(wanted)  # subtle: not reached for a value below 10**15; kept so the figure is never wrong
+            return _number(candidate)
+    return _number(float(wanted))  # from 100 up, 4 significant digits hold no two decimals
+
+
+def offset(end: float, premium: float | int) -> int:
+    """An interval's end as thousandths from the block's `premium`, the one whose sum the script
+    computes (premium + offset / 1000, the same doubles as here) shows as f"{end:.2f}" does."""
+    wanted, near = f"{end:.2f}", round((end - premium) * 1000)
+    for step in (0, -1, 1, -2, 2):
+        if _as_shown(premium + (near + step) / 1000) == wanted:
+            return near + step
+    raise AssertionError(f"no thousandth from {premium!r} near {end!r} shows as {wanted}")
 
 
 def _flat(by_language: dict[str, list[float]], languages: list[str]) -> list[float | int | None]:
-    """[premium, low, high, ...] in `languages` order, three nulls where a language has none."""
+    """[premium, low, high, ...] in `languages` order (low and high as `offset`s), three nulls
+    where a language has none."""
     out: list[float | int | None] = []
     for code in languages:
         figures = by_language.get(code)
-        out += [None] * 3 if figures is None else [compact(value) for value in figures]
+        if figures is None:
+            out += [None] * 3
+            continue
+        premium = compact(figures[0])
+        out += [premium, offset(figures[1], premium), offset(figures[2], premium)]
     return out
 
 
