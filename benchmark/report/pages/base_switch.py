@@ -53,7 +53,8 @@ SCRIPT = """
   var cells = Array.prototype.slice.call(document.querySelectorAll("table[data-premium] td[data-p]"));
   var written = cells.map(function (td) { return td.textContent; });
   var styles = cells.map(function (td) { return td.closest("table").getAttribute("data-premium"); });
-  // The text nodes naming the base: a premium grid's title and note, a premium column's header.
+  // The text nodes naming the base: the title and note of a table whose title names it (a grid of
+  // premiums), else the premium column's header ("premium" becomes "premium over Hindi").
   var texts = [];
   function naming(element, header) {
     if (!element) return;
@@ -64,7 +65,7 @@ SCRIPT = """
   }
   Array.prototype.forEach.call(document.querySelectorAll("table[data-premium]"), function (table) {
     var scroll = table.closest(".scroll"), first = table.querySelector("td[data-p]");
-    if (table.getAttribute("data-premium") === "interval") {
+    if (scroll.previousElementSibling.textContent.indexOf(names[reference]) >= 0) {
       naming(scroll.previousElementSibling, false);
       var note = scroll.nextElementSibling;
       if (note && note.classList.contains("note")) naming(note, false);

@@ -111,4 +111,6 @@ def languages_down(results: ReportView, table: Table) -> Table:
         return table
     headers = ("language", *(row[0] for row in table.rows))
     rows = tuple((header, *(row[k] for row in table.rows)) for k, header in enumerate(table.headers) if k)
-    return Table(table.key, table.title, headers, rows, table.note, (False,) + (True,) * len(table.rows))
+    cells = tuple((c - 1, r + 1, tokenizer, language) for r, c, tokenizer, language in table.premium_cells)
+    return Table(table.key, table.title, headers, rows, table.note, (False,) + (True,) * len(table.rows),
+                 cells, table.premium_style)
