@@ -55,7 +55,11 @@ def rendered_bases(tmp_path_factory) -> tuple[Path, ReportView]:
 
 @pytest.fixture(params=["rendered", "committed"])
 def report(request) -> tuple[Path, ReportView]:
-    return request.getfixturevalue("rendered_bases" if request.param == "rendered" else "all_languages")
+    path, results = request.getfixturevalue("rendered_bases" if request.param == "rendered" else "all_languages")
+    if len(results.by_base) < 2:
+        pytest.fail(f"{path.parent} holds results of one base: regenerate it with `run --languages all --tokenizers "
+                    "production` (its default bases) for the page's base switch")
+    return path, results
 
 
 def _expected(results: ReportView, base: str, style: str, tokenizer: str, language: str) -> str:

@@ -97,8 +97,8 @@ SCRIPT = """
     box.value = base;
     document.getElementById("base-switch-note").textContent = (over ? "Rewritten over " + to + ": " :
       "Switch to rewrite ") + "the premiums of " + run.tables + " tables, language by language, with the run's own " +
-      "95% intervals over that base; groups, scripts, domains, plots, findings and the CSV buttons stay over " +
-      names[reference] + ".";
+      "95% intervals over that base; every other figure (groups, scripts, domains, means, costs per word, plots, " +
+      "findings) and the CSV buttons stay over " + names[reference] + ", as their headings say.";
   }
   box.addEventListener("change", function () {
     PageState.set("base", box.value === reference ? "" : box.value);
