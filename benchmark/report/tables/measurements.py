@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from dataclasses import replace
 
 import pandas as pd
 
@@ -30,8 +31,6 @@ from benchmark.report.naming import (
     repeats_phrase,
     skip_reason,
 )
-from dataclasses import replace
-
 from benchmark.report.tables.table import SKIPPED, Table, column_text, grid_cells, measured_frame, pivot
 from benchmark.report.view import ReportView
 from benchmark.results.rows import ROW_FIELDS
@@ -91,8 +90,8 @@ def premium_table(results: ReportView, tokenizers: list[str] | None = None, *, k
         lossy_text=f"the language's or {ref_name}'s sentences",
         tokenizers=tokenizers,
     )
-    shown = tokenizers if tokenizers is not None else results.tokenizers
-    return replace(table, premium_cells=grid_cells(results, table, shown), premium_style="interval")
+    listed = tokenizers if tokenizers is not None else results.tokenizers
+    return replace(table, premium_cells=grid_cells(results, table, listed), premium_style="interval")
 
 
 def bytes_per_token_table(results: ReportView, tokenizers: list[str] | None = None) -> Table:
