@@ -162,3 +162,15 @@ def test_without_javascript_the_page_reads_over_the_reference(browser, report):
         _check_over(results, results.reference, {"cells": cells, "order": order, "rows": rows})
     finally:
         context.close()
+
+
+def test_a_sorted_table_is_rewritten_row_by_row(open_page, rendered_bases):
+    """Sorting moves the rows, not what each cell is: the switch rewrites the cells it marked."""
+    path, results = rendered_bases
+    page = open_page(path)
+    written = page.evaluate(READ)["rows"]
+    page.locator("#all_rows + .scroll thead th", has_text="premium").click()
+    page.select_option("#base-switch", HINDI)
+    seen = page.evaluate(READ)
+    assert [row[:2] for row in seen["rows"]] != [row[:2] for row in written]  # the click sorted it
+    _check_over(results, HINDI, seen)
