@@ -11,6 +11,8 @@ plots, and the parts only a page has.
     filter_box.py        index.html's box that narrows the tables to a language or a tokenizer
     language_data.py     index.html's per-language attributes (name, script) as one JSON block
     page_state.py        index.html's state (filters, base, pasted text's language) in the URL's fragment
+    base_switch.py       index.html's "premium over" switch: every per-language premium over another base
+                         the run computed, from one compact JSON block
     paste_box.py         index.html's "Paste your text" box: the reader's text estimated from the calibration
                          table on every production tokenizer and priced on the shortlist, in the browser
     token_examples.py    index.html's token examples as text, for scripts a PNG cannot shape

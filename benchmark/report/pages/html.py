@@ -17,6 +17,10 @@ from pathlib import Path
 
 from benchmark.plumbing.escaping import csv_cell, visible_controls
 from benchmark.report.plots.catalogue import RenderedPlot, caption_of
+from benchmark.report.pages.base_switch import BOX as BASE_BOX
+from benchmark.report.pages.base_switch import CSS as BASE_CSS
+from benchmark.report.pages.base_switch import SCRIPT as BASE_SCRIPT
+from benchmark.report.pages.base_switch import BaseSwitch
 from benchmark.report.pages.by_language_section import KEY as BY_LANGUAGE_KEY
 from benchmark.report.pages.by_language_section import TITLE as BY_LANGUAGE_TITLE
 from benchmark.report.pages.by_language_section import leading_by_language
@@ -134,8 +138,11 @@ def _csv_link(table: Table) -> str:
             f'href="data:text/csv;charset=utf-8;base64,{data}">CSV</a>')
 
 
-def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", languages: Collection[str] = ()) -> str:
-    """`languages`: the run's language labels, so the filter box can narrow the table to them."""
+def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", languages: Collection[str] = (),
+                switch: BaseSwitch | None = None) -> str:
+    """`languages`: the run's language labels, so the filter box can narrow the table to them;
+    `switch`: the base switch, which marks the premium cells it rewrites."""
+    marks = switch.cell_attributes(table) if switch is not None else {}
     esc = html.escape
     numeric = table.numeric or (False,) * len(table.headers)
     head = "".join(
@@ -143,7 +150,7 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", langua
         else f"<th{header_attributes(h, languages)}>{_header(h)}</th>" for h, n in zip(table.headers, numeric)
     )
     body = []
-    for row in table.rows:
+    for r, row in enumerate(table.rows):
         cells = []
         for value, is_number in zip(row, numeric):
             classes = []
@@ -153,12 +160,13 @@ def _table_html(table: Table, *, tall: bool = False, heading: str = "h3", langua
                 classes.append("skipped")
             if table.headers[len(cells)] == "status":
                 classes.append("status")
-            attr = f' class="{" ".join(classes)}"' if classes else ""
+            attr = (f' class="{" ".join(classes)}"' if classes else "") + marks.get((r, len(cells)), "")
             cells.append(f"<td{attr}>{esc(value)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     note = f'<p class="note">{esc(table.note)}</p>' if table.note else ""
     scroll = "scroll tall" if tall else "scroll"
     filtering = filter_attributes(table.headers, languages) or tokenizer_filter_attributes(table.headers)
+    filtering += switch.table_attribute(table) if switch is not None else ""
     return (
         f'<{heading} id="{esc(table.key)}">{esc(table.title)} {_csv_link(table)}</{heading}>\n'
         f'<div class="{scroll}"><table class="sortable"{filtering}><thead><tr>{head}'
@@ -183,16 +191,18 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
     drawn = {plot.spec.name: plot for plot in plots}
     labels = {language_label(results, row.language) for row in results.rows}
     body, nav = [], []
+    switch = BaseSwitch(results)  # marks the premium cells of every table below, then writes its block
     differs = leading_by_language(results, prices=prices)  # first: what differs by language
     if differs is not None:
         nav.append(f'<a href="#{BY_LANGUAGE_KEY}">{esc(BY_LANGUAGE_TITLE)}</a>')
         body.append(f'<h2 id="{BY_LANGUAGE_KEY}">{esc(BY_LANGUAGE_TITLE)}</h2>\n<p>{esc(differs.intro)}</p>')
-        body += [_table_html(table, languages=labels, tall=len(table.rows) > TALL_ROWS) for table in differs.tables]
+        body += [_table_html(table, languages=labels, tall=len(table.rows) > TALL_ROWS, switch=switch)
+                 for table in differs.tables]
     leading = leading_decision(results, prices=prices)  # then which model, and why
     if leading is not None:
         nav.append(f'<a href="#{DECISION_KEY}">{esc(DECISION_TITLE)}</a>')
         body.append(f'<h2 id="{DECISION_KEY}">{esc(DECISION_TITLE)}</h2>\n<p>{esc(leading.intro)}</p>')
-        body += [_table_html(table, languages=labels) for table in leading.tables]
+        body += [_table_html(table, languages=labels, switch=switch) for table in leading.tables]
     paste = paste_box(results, prices=prices)  # then the reader's own text, estimated
     if paste:
         nav.append(f'<a href="#paste">{esc(PASTE_TITLE)}</a>')
@@ -207,8 +217,8 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
         body.append(f'<h2 id="{esc(section.key)}">{esc(section.title)}</h2>\n<p>{esc(section.intro)}</p>')
         body += [_figure_html(plot, results) for plot in shown]
         body += [as_text] if as_text else []
-        body += [_table_html(table, languages=labels) for table in section.tables]
-    all_rows = _table_html(all_rows_table(results), tall=True, heading="h2", languages=labels)
+        body += [_table_html(table, languages=labels, switch=switch) for table in section.tables]
+    all_rows = _table_html(all_rows_table(results), tall=True, heading="h2", languages=labels, switch=switch)
     record = results.record
     record_items = [("Date", record.date)]
     if record.package_versions:
@@ -231,6 +241,7 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
 <p class="meta">{esc(run_summary(results))}</p>
 <nav>{"".join(nav)}</nav>
 {FILTER_BOX}
+{BASE_BOX}
 {lead_html}
 {paste}
 <h2 id="findings">Findings</h2>
@@ -265,13 +276,14 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{PASTE_CSS}{fonts_css}</style>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{BASE_CSS}{PASTE_CSS}{fonts_css}</style>
 </head>
 <body>
 {main}
 {groups_json}
 {language_data_block(results)}
-<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}{PASTE_SCRIPT}</script>
+{switch.block()}
+<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}{BASE_SCRIPT}{PASTE_SCRIPT}</script>
 </body>
 </html>
 """)

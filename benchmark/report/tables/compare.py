@@ -143,17 +143,21 @@ def mix_table(results: ReportView) -> Table | None:
         return None
     by_mix = mix_rows(results, size)
     languages = [code for code in results.languages if code != results.reference]
-    rows = []
+    rows, lines = [], []  # lines: each row's rows by language, for the cells' tokenizers
     for family in mix_families(results):
         line = by_mix[family]
         rows.append((f"{family_name(family)} ({size:,})",
                      *(fmt_ratio(line[code].premium) if code in line else "" for code in languages),
                      fmt_int(sum(row.n_tokens for row in line.values()))))
+        lines.append(line)
     for tid in results.production:
         found = {row.language: row for row in results.rows if row.tokenizer == tid and row.ok}
         if all(code in found for code in languages):
             rows.append((tid, *(fmt_ratio(found[code].premium) for code in languages),
                          fmt_int(sum(row.n_tokens for row in found.values()))))
+            lines.append(found)
+    premiums = tuple((r, c, line[code].tokenizer, code) for r, line in enumerate(lines)
+                     for c, code in enumerate(languages, start=1) if code in line and line[code].premium is not None)
     reference = results.reference
     name = results.record.language_names.get(reference, reference)
     return languages_down(results, Table("mixes", f"Training mixes: the premium over {name} of our BPE trained in each mix",
@@ -162,7 +166,7 @@ def mix_table(results: ReportView) -> Table | None:
                  note=f"Our BPE at {size:,} tokens, trained on the same dev text in each mix (a weight multiplies a "
                  "language's pre-token counts, the same as repeating its text), then the production tokenizers as "
                  "reference points. 'tokens, all languages' is the price in compression: every language's tokens together.",
-                 numeric=(False,) + (True,) * (len(languages) + 1)))
+                 numeric=(False,) + (True,) * (len(languages) + 1), premium_cells=premiums, premium_style="plain"))
 
 
 def word_tables(results: ReportView) -> list[Table]:

@@ -53,7 +53,7 @@ def _premium(item: ModelFigures) -> str:
 def cheapest_money_table(results: Results, figures: Sequence[ModelFigures], languages: Sequence[str]) -> Table:
     reference = _reference_name(results)
     grouped = by_language(figures)
-    rows, n_sentences = [], set()
+    rows, n_sentences, premiums = [], set(), []
     for language in languages:
         leader = cheapest(grouped.get(language, ()), results.pairwise)
         if leader is None:
@@ -61,6 +61,7 @@ def cheapest_money_table(results: Results, figures: Sequence[ModelFigures], lang
         best = leader.best
         n_sentences.add(best.n_sentences)
         tied, following = _others(leader)
+        premiums += [(len(rows), 4, best.tokenizer, language)] if best.premium is not None else []
         rows.append((_label(results, language), f"{best.model} ({best.listing.seller}, {fmt_price(best.listing)})",
                      best.tokenizer, f"{best.tokens_per_sentence:.1f}", _premium(best), fmt_usd(best.devtest_usd),
                      fmt_usd(best.usd_per_million_reference_words), tied, following, best.listing.source))
@@ -74,19 +75,21 @@ def cheapest_money_table(results: Results, figures: Sequence[ModelFigures], lang
         note=(f"Cost = tokens x the model's list input price; {reference}-equivalent words are the words of "
               f"{reference} the same sentences take (its word count), so every language's figure buys the same "
               f"content. {_rule(results)}"),
-        numeric=(False, False, False, True, True, True, True, False, False, False))
+        numeric=(False, False, False, True, True, True, True, False, False, False),
+        premium_cells=tuple(premiums), premium_style="x")
 
 
 def roomiest_context_table(results: Results, figures: Sequence[ModelFigures], languages: Sequence[str]) -> Table:
     reference = _reference_name(results)
     grouped = by_language(figures)
-    rows = []
+    rows, premiums = [], []
     for language in languages:
         leader = roomiest(grouped.get(language, ()), results.pairwise)
         if leader is None:
             continue
         best = leader.best
         tied, following = _others(leader)
+        premiums += [(len(rows), 5, best.tokenizer, language)] if best.premium is not None else []
         rows.append((_label(results, language), f"{best.model} ({best.listing.seller})", best.tokenizer,
                      fmt_window(best.listing.context_window), f"{best.tokens_per_sentence:.1f}", _premium(best),
                      fmt_count(best.context_sentences), fmt_count(best.context_reference_words), tied, following,
@@ -100,7 +103,8 @@ def roomiest_context_table(results: Results, figures: Sequence[ModelFigures], la
         note=(f"What fits = the window / tokens per sentence (or per {reference}-equivalent word): the same window "
               "holds less of a language its tokenizer charges more. Models without a window in the source are left "
               f"out. {_rule(results)}"),
-        numeric=(False, False, False, True, True, True, True, True, False, False, False))
+        numeric=(False, False, False, True, True, True, True, True, False, False, False),
+        premium_cells=tuple(premiums), premium_style="x")
 
 
 def per_tokenizer_money_table(results: Results, figures: Sequence[ModelFigures], languages: Sequence[str],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from dataclasses import replace
 
 import pandas as pd
 
@@ -30,7 +31,7 @@ from benchmark.report.naming import (
     repeats_phrase,
     skip_reason,
 )
-from benchmark.report.tables.table import SKIPPED, Table, column_text, measured_frame, pivot
+from benchmark.report.tables.table import SKIPPED, Table, column_text, grid_cells, measured_frame, pivot
 from benchmark.report.view import ReportView
 from benchmark.results.rows import ROW_FIELDS
 
@@ -76,7 +77,7 @@ def premium_table(results: ReportView, tokenizers: list[str] | None = None, *, k
     lossy = lossy_lines(frame) | frame["tokenizer"].map(reference_lossy).eq(True)
     # The reference's own cell is 1.00 by definition: no interval beside it.
     shown = frame.assign(premium_ci_low=frame["premium_ci_low"].where(~at_reference))
-    return pivot(
+    table = pivot(
         results,
         frame,
         key,
@@ -89,6 +90,8 @@ def premium_table(results: ReportView, tokenizers: list[str] | None = None, *, k
         lossy_text=f"the language's or {ref_name}'s sentences",
         tokenizers=tokenizers,
     )
+    listed = tokenizers if tokenizers is not None else results.tokenizers
+    return replace(table, premium_cells=grid_cells(results, table, listed), premium_style="interval")
 
 
 def bytes_per_token_table(results: ReportView, tokenizers: list[str] | None = None) -> Table:
@@ -215,6 +218,10 @@ def all_rows_table(results: ReportView) -> Table:
     cells.insert(0, "language", frame["language"].map(lambda code: language_label(results, code)))
     cells.insert(0, "tokenizer", frame["tokenizer"])
     cells["status"] = frame["status"]
+    at = 2 + [name for name, _, _ in columns].index("premium")
+    premiums = tuple((r, at, tokenizer, language) for r, (tokenizer, language, ok, premium)
+                     in enumerate(zip(frame["tokenizer"], frame["language"], frame["ok"], frame["premium"]))
+                     if ok and not pd.isna(premium))
     return Table(
         "all_rows",
         "All measurements",
@@ -230,4 +237,6 @@ def all_rows_table(results: ReportView) -> Table:
         "cell does not apply (the model has no unknown token, or no byte-fallback pieces). Rounded for reading; "
         "results.csv holds every column at full precision.",
         numeric=(False, False) + (True,) * len(columns) + (False,),
+        premium_cells=premiums,
+        premium_style="plain",
     )

@@ -29,6 +29,10 @@ class Table:
     note: str = ""
     # Columns holding numbers: right-aligned, and sorted as numbers in the HTML page.
     numeric: tuple[bool, ...] = field(default=())
+    # The cells showing a language's premium over the reference, as (row, column, tokenizer, language),
+    # and how they write it ("interval", "plain" or "x"): what the page's base switch rewrites.
+    premium_cells: tuple[tuple[int, int, str, str], ...] = ()
+    premium_style: str = ""
 
 
 def measured_frame(results: ReportView) -> pd.DataFrame:
@@ -86,6 +90,20 @@ def pivot(
     return languages_down(results, Table(key, title, headers, rows, note.strip(), (False,) + (True,) * len(languages)))
 
 
+def grid_cells(results: ReportView, table: Table, tokenizers: list[str]) -> tuple[tuple[int, int, str, str], ...]:
+    """`Table.premium_cells` of a `pivot` of `tokenizers`: every cell with a figure, with its
+    tokenizer and language, whichever way `languages_down` turned the grid."""
+    languages = results.languages
+    down = table.headers[:1] == ("language",)  # languages_down turned it
+    cells = []
+    for r, row in enumerate(table.rows):
+        for c, text in enumerate(row[1:], start=1):
+            if text and text != SKIPPED:
+                tokenizer, language = (tokenizers[c - 1], languages[r]) if down else (tokenizers[r], languages[c - 1])
+                cells.append((r, c, tokenizer, language))
+    return tuple(cells)
+
+
 def languages_down(results: ReportView, table: Table) -> Table:
     """A grid of tokenizers down and languages across, turned languages down when the run has more
     languages than fit across a page (view.MANY_LANGUAGES): a few columns, a row per language."""
@@ -93,4 +111,6 @@ def languages_down(results: ReportView, table: Table) -> Table:
         return table
     headers = ("language", *(row[0] for row in table.rows))
     rows = tuple((header, *(row[k] for row in table.rows)) for k, header in enumerate(table.headers) if k)
-    return Table(table.key, table.title, headers, rows, table.note, (False,) + (True,) * len(table.rows))
+    cells = tuple((c - 1, r + 1, tokenizer, language) for r, c, tokenizer, language in table.premium_cells)
+    return Table(table.key, table.title, headers, rows, table.note, (False,) + (True,) * len(table.rows),
+                 cells, table.premium_style)
