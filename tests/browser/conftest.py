@@ -8,6 +8,10 @@ offline. Where either is missing every test here skips, saying which and how to 
   network for anything or its script threw.
 - `all_languages`: the committed 204-language report (reports/all-languages/: index.html, and
   results.json read once), the page the issue's checks are made on.
+- `all_languages_rendered`: the same results' page as this code renders it (no plots), and
+  `bases_rendered`: the page of a real small run whose every language is a base
+  (tests/data/results_bases.json); each rendered once for the whole test run, its workers included
+  (tests/support/shared_once.py).
 """
 
 from __future__ import annotations
@@ -18,11 +22,14 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.report import publish_report
 from benchmark.report.view import ReportView
 from benchmark.results.rows import load_results
 from tests.support.paths import REPO
+from tests.support.shared_once import made_once
 
 ALL_LANGUAGES = REPO / "reports" / "all-languages"
+BASES_RUN = REPO / "tests" / "data" / "results_bases.json"
 
 # As the machine's own check starts it: without the background-networking flags Chromium keeps
 # trying a network this machine does not have.
@@ -79,3 +86,20 @@ def open_page(browser) -> Iterator[Callable[..., object]]:
 def all_languages() -> tuple[Path, ReportView]:
     """(reports/all-languages/index.html, its results), the results read once per test process."""
     return ALL_LANGUAGES / "index.html", ReportView.of(load_results(ALL_LANGUAGES / "results.json"))
+
+
+def _rendered(tmp_path_factory, name: str, results: ReportView) -> Path:
+    folder, _ = made_once(tmp_path_factory, name, lambda out: publish_report(results, out, plots=False))
+    return folder / "index.html"
+
+
+@pytest.fixture(scope="session")
+def all_languages_rendered(tmp_path_factory, all_languages) -> tuple[Path, ReportView]:
+    results = all_languages[1]
+    return _rendered(tmp_path_factory, "all-languages-page", results), results
+
+
+@pytest.fixture(scope="session")
+def bases_rendered(tmp_path_factory) -> tuple[Path, ReportView]:
+    results = ReportView.of(load_results(BASES_RUN))
+    return _rendered(tmp_path_factory, "bases-page", results), results

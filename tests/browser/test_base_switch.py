@@ -15,14 +15,10 @@ from pathlib import Path
 import pytest
 
 from benchmark.pricing.formats import fmt_interval
-from benchmark.report import publish_report
 from benchmark.report.facts.analysis import is_lossy
 from benchmark.report.naming import LOSSY_MARK, fmt_ratio, fmt_ratio_interval, language_label
 from benchmark.report.view import ReportView
-from benchmark.results.rows import load_results
-from tests.support.paths import REPO
 
-BASES_RUN = REPO / "tests" / "data" / "results_bases.json"
 HINDI = "hin_Deva"
 
 # Every premium cell the switch rewrites: its key, its table's style and its text; and the table of
@@ -44,21 +40,14 @@ READ = """() => {
 }"""
 
 
-@pytest.fixture(scope="session")
-def rendered_bases(tmp_path_factory) -> tuple[Path, ReportView]:
-    """The page of a real small run whose every language is a base, rendered once."""
-    results = ReportView.of(load_results(BASES_RUN))
-    out = tmp_path_factory.mktemp("base-switch")
-    publish_report(results, out, plots=False)
-    return out / "index.html", results
-
-
 @pytest.fixture(params=["rendered", "committed"])
 def report(request) -> tuple[Path, ReportView]:
-    path, results = request.getfixturevalue("rendered_bases" if request.param == "rendered" else "all_languages")
+    path, results = request.getfixturevalue("bases_rendered" if request.param == "rendered" else "all_languages")
     if len(results.by_base) < 2:
         pytest.fail(f"{path.parent} holds results of one base: regenerate it with `run --languages all --tokenizers "
                     "production` (its default bases) for the page's base switch")
+    if 'id="base-data"' not in path.read_text(encoding="utf-8"):
+        pytest.fail(f"{path} has no base switch: re-render it (`report --results {path.parent}/results.json`)")
     return path, results
 
 
@@ -164,9 +153,9 @@ def test_without_javascript_the_page_reads_over_the_reference(browser, report):
         context.close()
 
 
-def test_a_sorted_table_is_rewritten_row_by_row(open_page, rendered_bases):
+def test_a_sorted_table_is_rewritten_row_by_row(open_page, bases_rendered):
     """Sorting moves the rows, not what each cell is: the switch rewrites the cells it marked."""
-    path, results = rendered_bases
+    path, results = bases_rendered
     page = open_page(path)
     written = page.evaluate(READ)["rows"]
     page.locator("#all_rows + .scroll thead th", has_text="premium").click()

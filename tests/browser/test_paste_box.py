@@ -13,30 +13,20 @@ import math
 
 import pytest
 
-from benchmark.cli.parser import main
 from benchmark.pricing.formats import fmt_usd
 from benchmark.pricing.prices.book import price_book
 from benchmark.report.facts.by_language import contenders
 from benchmark.results.calibration import estimate_tokens
-from tests.browser.conftest import ALL_LANGUAGES
 from tests.support.paths import FLORES
 
 HINDI = " ".join(lzma.open(FLORES / "devtest" / "hin_Deva.devtest.xz", "rt", encoding="utf-8").read().splitlines()[:4])
 JAPANESE = (FLORES / "devtest" / "jpn_Jpan.devtest").read_text(encoding="utf-8").splitlines()[0]
 
 
-@pytest.fixture(scope="session")
-def rendered(tmp_path_factory, all_languages):
-    """index.html rendered by this code from the committed 204-language results (no plots)."""
-    out = tmp_path_factory.mktemp("all-languages")
-    assert main(["report", "--results", str(ALL_LANGUAGES / "results.json"), "--output", str(out), "--no-plots"]) == 0
-    return out / "index.html", all_languages[1]
-
-
 @pytest.fixture(params=["rendered", "committed"])
 def page_of(request, all_languages):
     if request.param == "rendered":
-        return request.getfixturevalue("rendered")
+        return request.getfixturevalue("all_languages_rendered")
     path = all_languages[0]
     if 'id="paste-data"' not in path.read_text(encoding="utf-8"):
         pytest.skip("the committed page predates the paste box: re-render reports/all-languages/")
@@ -92,8 +82,8 @@ def test_hindi_estimates_and_prices_equal_python(open_page, page_of):
     assert "Exact counts: python -m benchmark cost --file FILE." in page.inner_text("#paste + p")
 
 
-def test_the_script_is_detected_from_the_characters(open_page, rendered):
-    path, results = rendered
+def test_the_script_is_detected_from_the_characters(open_page, all_languages_rendered):
+    path, results = all_languages_rendered
     page = open_page(path)
     _check_estimates(_paste(page, JAPANESE), results, JAPANESE, "jpn_Jpan")  # Japanese's one measured language
     assert "Japanese" in page.inner_text("#paste-status")
