@@ -28,6 +28,7 @@ from benchmark.report.pages.filter_box import CSS as FILTER_CSS
 from benchmark.report.pages.filter_box import SCRIPT as FILTER_SCRIPT
 from benchmark.report.pages.language_data import language_data_block
 from benchmark.report.pages.page_state import SCRIPT as PAGE_STATE_SCRIPT
+from benchmark.report.pages import table_controls
 from benchmark.report.pages.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
 from benchmark.report.facts.findings import compute_findings
 from benchmark.report.facts.groups import language_groups_of
@@ -224,6 +225,7 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
 <p class="meta">{esc(run_summary(results))}</p>
 <nav>{"".join(nav)}</nav>
 {FILTER_BOX}
+{table_controls.BOX}
 {lead_html}
 <h2 id="findings">Findings</h2>
 <ul class="findings">
@@ -257,13 +259,13 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{fonts_css}</style>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{table_controls.CSS}{fonts_css}</style>
 </head>
 <body>
 {main}
 {groups_json}
 {language_data_block(results)}
-<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}</script>
+<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}{table_controls.SCRIPT}</script>
 </body>
 </html>
 """)
