@@ -8,6 +8,8 @@ offline. Where either is missing every test here skips, saying which and how to 
   network for anything or its script threw.
 - `all_languages`: the committed 204-language report (reports/all-languages/: index.html, and
   results.json read once), the page the issue's checks are made on.
+- `rendered_all_languages`: the same results rendered by this checkout's code into a tmp folder,
+  once per test process (no plots), for the scripts the committed page predates.
 """
 
 from __future__ import annotations
@@ -79,3 +81,16 @@ def open_page(browser) -> Iterator[Callable[..., object]]:
 def all_languages() -> tuple[Path, ReportView]:
     """(reports/all-languages/index.html, its results), the results read once per test process."""
     return ALL_LANGUAGES / "index.html", ReportView.of(load_results(ALL_LANGUAGES / "results.json"))
+
+
+@pytest.fixture(scope="session")
+def rendered_all_languages(all_languages, tmp_path_factory) -> tuple[Path, ReportView]:
+    """(index.html, its results): the committed 204-language results rendered once per test process by
+    this checkout's code (render_html, no plots), so the tests see today's page scripts, not the
+    committed page's."""
+    from benchmark.report.pages.html import render_html
+
+    _, results = all_languages
+    path = tmp_path_factory.mktemp("rendered-all-languages") / "index.html"
+    path.write_text(render_html(results, []), encoding="utf-8")
+    return path, results
