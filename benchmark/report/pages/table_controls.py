@@ -20,11 +20,12 @@ DOMContentLoaded, so the browser's first layout is of 50-row pages, not of every
 headless Chromium on a shared 2-core machine).
 
 Hand-written, not a carried library: the page already sorts (html.py) and filters by language
-(filter_box.py); List.js (MIT, ~20 KB minified) or simple-datatables (~40 KB; sizes approximate) would replace
-both and own the table's markup and state, DataTables (MIT) needs jQuery (~180 KB together), and
-none filters by attributes the cells do not show (a language's family and tier live in a JSON
-block), so that part would be ours anyway. About 150 lines here add ~6 KB to a 4 MB page and
-follow the page's own conventions (PageState, data-filter), with nothing to vendor or update.
+(filter_box.py); List.js (MIT, ~20 KB minified) or simple-datatables (~40 KB; sizes approximate)
+would replace both and own the table's markup and state, DataTables (MIT) needs jQuery (~180 KB
+together), and none filters by attributes the cells do not show (a language's family and tier live
+in a JSON block), so that part would be ours anyway. The ~150 lines of script here add 9.5 KB to
+the 204-language page (5.56 MB), follow the page's own conventions (PageState, data-filter), and
+leave nothing to vendor or update.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ PAGE_ABOVE = 60  # a table (after filtering) of more rows than this pages; a sho
 CSS = """
 .table-controls { display: none; margin: 10px 0 0; font-size: 0.9rem; }
 .table-controls label { margin-right: 12px; white-space: nowrap; }
-.table-controls select { font: inherit; max-width: 16em; padding: 3px 5px; border: 1px solid var(--line); border-radius: 5px; }
+.table-controls select { font: inherit; max-width: 16em; padding: 3px 5px; border: 1px solid var(--line);
+                          border-radius: 5px; }
 .table-controls span { color: var(--muted); font-size: 0.88rem; }
 tr[data-off], tr[data-paged], th[data-off], td[data-off] { display: none; }
 .pager { margin: 4px 0; font-size: 0.86rem; color: var(--muted); }
@@ -82,7 +84,9 @@ SCRIPT = """
     if (how !== "columns" && how !== "tokenizers") plan.column = parseInt(how, 10);
     if (head[0].textContent.trim() === "tokenizer") {
       plan.byRow = true;
-      each(table.tBodies[0].rows, function (row) { var id = tokenizerOf(row.cells[0].textContent); if (id) tokenizers[id] = 1; });
+      each(table.tBodies[0].rows, function (row) {
+        var id = tokenizerOf(row.cells[0].textContent); if (id) tokenizers[id] = 1;
+      });
     }
     each(head, function (th, i) {
       var language = th.getAttribute("data-language"), id = tokenizerOf(th.textContent);
@@ -96,20 +100,25 @@ SCRIPT = """
   var selects = {};
   function fill(key, counts, label, order) {
     var select = document.getElementById("control-" + key); selects[key] = select;
-    Object.keys(counts).sort(order).forEach(function (value) { select.add(new Option(label(value, counts[value]), value)); });
+    Object.keys(counts).sort(order).forEach(function (value) {
+      select.add(new Option(label(value, counts[value]), value));  // text set as text, never parsed
+    });
     if (select.options.length < 2) select.parentNode.style.display = "none";
   }
   var counts = {script: {}, family: {}, tier: {}};
   Object.keys(data).forEach(function (code) {
-    var a = attrs(code); ["script", "family", "tier"].forEach(function (k) { counts[k][a[k]] = (counts[k][a[k]] || 0) + 1; });
+    var a = attrs(code);
+    ["script", "family", "tier"].forEach(function (k) { counts[k][a[k]] = (counts[k][a[k]] || 0) + 1; });
   });
   var last = function (a, b) { return (a === NONE) - (b === NONE) || (a < b ? -1 : a > b ? 1 : 0); };
   var languages = function (value, n) { return value + " (" + n + ")"; };
   fill("script", counts.script, languages, last);
   fill("family", counts.family, languages, last);
-  fill("tier", counts.tier, function (value, n) { return (value === NONE ? value : "class " + value) + " (" + n + ")"; }, last);
+  fill("tier", counts.tier, function (value, n) {  // "class 3", as the report's tier table names it
+    return (value === NONE ? value : "class " + value) + " (" + n + ")";
+  }, last);
   var vendors = {};
-  Object.keys(tokenizers).forEach(function (id) { var v = id.split("/")[0]; vendors[v] = (vendors[v] || 0) + 1; tokenizers[id] = 1; });
+  Object.keys(tokenizers).forEach(function (id) { var v = id.split("/")[0]; vendors[v] = (vendors[v] || 0) + 1; });
   Object.keys(vendors).forEach(function (v) { tokenizers[v] = vendors[v]; });
   // A vendor ("mistral": all of its tokenizers) sorts just before its own tokenizers.
   fill("tokenizer", tokenizers, function (value, n) {
@@ -121,13 +130,19 @@ SCRIPT = """
     var w = wanted(), kept = 0, all = Object.keys(data);
     function language(code) {
       var a = attrs(code);
-      return (!w.script || a.script === w.script) && (!w.family || a.family === w.family) && (!w.tier || a.tier === w.tier);
+      return (!w.script || a.script === w.script) && (!w.family || a.family === w.family) &&
+        (!w.tier || a.tier === w.tier);
     }
-    function tokenizer(id) { return !w.tokenizer || (id !== null && (id === w.tokenizer || id.split("/")[0] === w.tokenizer)); }
+    function tokenizer(id) {  // "mistral": every mistral/...; "mistral/sp-v7": that one
+      return !w.tokenizer || (id !== null && (id === w.tokenizer || id.split("/")[0] === w.tokenizer));
+    }
     plans.forEach(function (plan) {
       each(plan.table.tBodies[0].rows, function (row) {
-        var code = plan.column === null ? null : (row._tcCode = row._tcCode || codeOf(row.cells[plan.column].textContent));
-        mark(row, "data-off", (code !== null && !language(code)) || (plan.byRow && !tokenizer(tokenizerOf(row.cells[0].textContent))));
+        // A row's language, read once: sorting moves rows, their cells stay theirs.
+        if (plan.column !== null && !row._code) row._code = codeOf(row.cells[plan.column].textContent);
+        var off = (plan.column !== null && !language(row._code)) ||
+          (plan.byRow && !tokenizer(tokenizerOf(row.cells[0].textContent)));
+        mark(row, "data-off", off);
       });
       var off = plan.columns.filter(function (c) { return c[1] === "language" ? !language(c[2]) : !tokenizer(c[2]); });
       each(plan.table.rows, function (row) {
@@ -161,7 +176,10 @@ SCRIPT = """
   });
   function page(pager) {
     var rows = pager.table.tBodies[0].rows, shown = [];
-    each(rows, function (row) { row.removeAttribute("data-paged"); if (!row.hidden && !row.hasAttribute("data-off")) shown.push(row); });
+    each(rows, function (row) {
+      row.removeAttribute("data-paged");
+      if (!row.hidden && !row.hasAttribute("data-off")) shown.push(row);
+    });
     var n = shown.length, pages = Math.max(1, Math.ceil(n / PAGE));
     pager.box.style.display = n > ABOVE ? "" : "none";
     if (n <= ABOVE) return;
