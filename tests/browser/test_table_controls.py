@@ -108,6 +108,9 @@ def test_a_script_or_a_tier_leaves_exactly_its_languages(open_page, controlled_p
     page = open_page(path)
     page.select_option(f"#control-{kind}", value)
     assert kept_languages(page, results, "production_premium") == expected
+    if kind == "script":  # the table of scripts keeps that script's line alone, "Latin (Latn)"
+        kept = [row["cells"][0] for row in table(page, "script_premium")["rows"] if not row["off"]]
+        assert len(kept) <= 1 and all(name.rsplit(" (", 1)[0] == value for name in kept), kept
     assert page.url.endswith(f"#{kind}={quote(value)}")
 
 

@@ -8,7 +8,8 @@ before "/" is the vendor). Each value lives in the URL's fragment through PageSt
 family, tier, tokenizer), so index.html#family=Atlantic-Congo opens on that view. The filters
 narrow the tables the filter box narrows (filter_box.py's data-filter attributes) and in the same
 way: languages down hide rows, languages across hide columns, tokenizers down hide rows and
-tokenizers across hide columns. Filters and the filter box apply first, then sorting's order, then
+tokenizers across hide columns; the vendor select does so in every table, the script select also
+in the table of scripts. Filters and the filter box apply first, then sorting's order, then
 the page. Without JavaScript the bar is hidden and the HTML holds every row: nothing is paged.
 
 The script hides with its own attributes (data-off, data-paged) and leaves `hidden` to the filter
@@ -76,12 +77,14 @@ SCRIPT = """
   function tokenizerOf(text) { var m = /^([^\\s:\\/]+\\/[^\\s:]+)/.exec(text.trim()); return m ? m[1] : null; }
   function mark(el, name, on) { if (on) el.setAttribute(name, ""); else el.removeAttribute(name); }
 
-  // What each filterable table can be narrowed by, read once from its headers.
+  // What each table can be narrowed by, read once from its headers: the ones the filter box narrows by
+  // their data-filter, and in any table scripts down (by name) and tokenizers down or across.
   var plans = [], tokenizers = {};
-  each(document.querySelectorAll("table[data-filter]"), function (table) {
+  each(document.querySelectorAll("table.sortable"), function (table) {
     var how = table.getAttribute("data-filter"), head = table.tHead.rows[0].cells;
-    var plan = {table: table, column: null, byRow: false, columns: []};
-    if (how !== "columns" && how !== "tokenizers") plan.column = parseInt(how, 10);
+    var plan = {table: table, column: null, byRow: false, byScript: false, columns: []};
+    if (how !== null && how !== "columns" && how !== "tokenizers") plan.column = parseInt(how, 10);
+    plan.byScript = how === null && head[0].textContent.trim() === "script";  // "Latin (Latn)"
     if (head[0].textContent.trim() === "tokenizer") {
       plan.byRow = true;
       each(table.tBodies[0].rows, function (row) {
@@ -93,7 +96,7 @@ SCRIPT = """
       if (how === "columns" && language !== null) plan.columns.push([i, "language", codeOf(language)]);
       else if (!plan.byRow && id) { plan.columns.push([i, "tokenizer", id]); tokenizers[id] = 1; }
     });
-    plans.push(plan);
+    if (plan.column !== null || plan.byRow || plan.byScript || plan.columns.length) plans.push(plan);
   });
 
   // The selects' options, each with how many languages (or tokenizers) it holds.
@@ -141,7 +144,9 @@ SCRIPT = """
         // A row's language, read once: sorting moves rows, their cells stay theirs.
         if (plan.column !== null && !row._code) row._code = codeOf(row.cells[plan.column].textContent);
         var off = (plan.column !== null && !language(row._code)) ||
-          (plan.byRow && !tokenizer(tokenizerOf(row.cells[0].textContent)));
+          (plan.byRow && !tokenizer(tokenizerOf(row.cells[0].textContent))) ||
+          (plan.byScript && w.script !== "" &&
+           row.cells[0].textContent.trim().replace(/ \\([^()]*\\)$/, "") !== w.script);
         mark(row, "data-off", off);
       });
       var off = plan.columns.filter(function (c) { return c[1] === "language" ? !language(c[2]) : !tokenizer(c[2]); });
