@@ -24,7 +24,7 @@ Hand-written, not a carried library: the page already sorts (html.py) and filter
 (filter_box.py); List.js (MIT, ~20 KB minified) or simple-datatables (~40 KB; sizes approximate)
 would replace both and own the table's markup and state, DataTables (MIT) needs jQuery (~180 KB
 together), and none filters by attributes the cells do not show (a language's family and tier live
-in a JSON block), so that part would be ours anyway. The ~150 lines of script here add 9.5 KB to
+in a JSON block), so that part would be ours anyway. The ~150 lines of script here add 10 KB to
 the 204-language page (5.56 MB), follow the page's own conventions (PageState, data-filter), and
 leave nothing to vendor or update.
 """
