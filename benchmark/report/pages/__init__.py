@@ -9,6 +9,7 @@ plots, and the parts only a page has.
     escaped.py           the results with every outside text escaped, for README.md
     html.py              index.html, one self-contained file
     filter_box.py        index.html's box that narrows the tables to a language or a tokenizer
+    table_controls.py    index.html's selects by script, family, tier and tokenizer, and paging of long tables
     language_data.py     index.html's per-language attributes (name, script) as one JSON block
     page_state.py        index.html's state (filters, base, pasted text's language) in the URL's fragment
     base_switch.py       index.html's "premium over" switch: every per-language premium over another base

@@ -1,7 +1,9 @@
 """reports/index.html: one self-contained page (inline CSS, plots as base64 PNG, no network).
 
-The page reads without JavaScript; a dozen lines of optional script let a reader sort a table by
-clicking a column header.
+The page reads without JavaScript; optional scripts, each in its own module, sort a table by its
+headers (here), filter and page the tables (filter_box.py, table_controls.py), switch the premiums'
+base (base_switch.py) and estimate a pasted text (paste_box.py), their state in the URL's fragment
+(page_state.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from benchmark.report.pages.paste_box import CSS as PASTE_CSS
 from benchmark.report.pages.paste_box import SCRIPT as PASTE_SCRIPT
 from benchmark.report.pages.paste_box import TITLE as PASTE_TITLE
 from benchmark.report.pages.paste_box import paste_box
+from benchmark.report.pages import table_controls
 from benchmark.report.pages.filter_box import filter_attributes, header_attributes, tokenizer_filter_attributes
 from benchmark.report.facts.findings import compute_findings
 from benchmark.report.facts.groups import language_groups_of
@@ -241,6 +244,7 @@ def render_html(results: ReportView, plots: Sequence[RenderedPlot], *, prices: P
 <p class="meta">{esc(run_summary(results))}</p>
 <nav>{"".join(nav)}</nav>
 {FILTER_BOX}
+{table_controls.BOX}
 {BASE_BOX}
 {lead_html}
 {paste}
@@ -276,14 +280,14 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Token cost by language: results</title>
-<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{BASE_CSS}{PASTE_CSS}{fonts_css}</style>
+<style>{CSS}{TOKEN_CSS}{FILTER_CSS}{table_controls.CSS}{BASE_CSS}{PASTE_CSS}{fonts_css}</style>
 </head>
 <body>
 {main}
 {groups_json}
 {language_data_block(results)}
 {switch.block()}
-<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}{BASE_SCRIPT}{PASTE_SCRIPT}</script>
+<script>{PAGE_STATE_SCRIPT}{SORT_SCRIPT}{FILTER_SCRIPT}{table_controls.SCRIPT}{BASE_SCRIPT}{PASTE_SCRIPT}</script>
 </body>
 </html>
 """)
