@@ -201,7 +201,8 @@ def test_the_filter_box_narrows_tokenizers_where_the_query_names_no_language():
         "var TABLES = ["
         f"makeTable('columns', {json.dumps(['tokenizer', *labels])}, "
         "[['llama/llama3', '1', '2'], ['mistral/sp-v7', '3', '4']], [undefined].concat(" + json.dumps(labels) + ")),"
-        f"makeTable('0', ['language', 'llama/llama3', 'mistral/sp-v7'], {json.dumps([[l, '1', '2'] for l in labels])}),"
+        f"makeTable('0', ['language', 'llama/llama3', 'mistral/sp-v7', 'tokens / sentence'], "
+        f"{json.dumps([[l, '1', '2', '3'] for l in labels])}),"
         "makeTable('tokenizers', ['tokenizer', 'vocab_size'], [['llama/llama3', '1'], ['mistral/sp-v7', '2']])];")
     context.eval(FILTER_SCRIPT)
     context.eval("function shown() { return JSON.stringify(TABLES.map(function (t) { return {"
@@ -210,7 +211,8 @@ def test_the_filter_box_narrows_tokenizers_where_the_query_names_no_language():
     context.eval("type('sp-v7')")
     by_tokenizer = json.loads(context.eval("shown()"))
     assert by_tokenizer[0]["rows"] == [False, True] and all(by_tokenizer[0]["columns"])
-    assert by_tokenizer[1]["columns"] == [True, False, True] and all(by_tokenizer[1]["rows"])
+    # a column headed "tokens / sentence" is no tokenizer's: it stays
+    assert by_tokenizer[1]["columns"] == [True, False, True, True] and all(by_tokenizer[1]["rows"])
     assert by_tokenizer[2]["rows"] == [False, True]
     assert context.eval("others['language-filter-note'].textContent").startswith("showing tokenizers matching")
     # A language query still narrows the languages, and leaves the tokenizers' own table whole.

@@ -63,8 +63,9 @@ SCRIPT = """
     } else if (how !== "columns") {  // languages down, tokenizers across: columns
       var keep = [];
       for (var i = 0; i < cells.length; i++) {
-        var text = cells[i].textContent;
-        keep.push(i === parseInt(how, 10) || text.indexOf("/") < 0 || hasTokenizer(text, query));
+        // A tokenizer's column is headed by its id alone ("llama/llama4"), not "tokens / sentence".
+        var text = cells[i].textContent.trim(), isTokenizer = /^[^\s\/]+\/\S+$/.test(text);
+        keep.push(i === parseInt(how, 10) || !isTokenizer || hasTokenizer(text, query));
       }
       Array.prototype.forEach.call(table.rows, function (row) {
         for (var j = 0; j < row.cells.length; j++) row.cells[j].hidden = !keep[j];
