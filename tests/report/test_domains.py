@@ -78,3 +78,5 @@ def test_one_domain_is_measured_alone_and_the_record_names_it(tmp_path):
     row = next(r for r in results.rows if r.language == "jpn_Jpan")
     assert entry.premium == row.premium and (entry.premium_ci_low, entry.premium_ci_high) == metrics.containing(
         (row.premium_ci_low, row.premium_ci_high), row.premium)
+    # one kind of text alone gives the premium table again: no section of its own
+    assert "domains" not in {s.key for s in report_sections(ReportView.of(results))}

@@ -33,7 +33,7 @@ from benchmark.report.tables.measurements import (
 )
 from benchmark.report.tables.calibration import calibration_tables
 from benchmark.report.tables.calibration_domains import domain_tables
-from benchmark.report.facts.domains import largest_moves
+from benchmark.report.facts.domains import domain_names, largest_moves
 from benchmark.report.tables.domains import domain_premium_table
 from benchmark.report.tables.code import code_table
 from benchmark.report.facts.code import code_intro
@@ -97,7 +97,7 @@ def report_sections(results: ReportView) -> list[Section]:
             "fairness", "How evenly each tokenizer charges the languages",
             "One figure per tokenizer over all the languages measured: how unequal their costs are for the same "
             "content.", plots_in("fairness"), (fairness_table(results),)))
-    if results.domain_premiums:
+    if len(domain_names(results)) >= 2:  # one kind of text alone (UI strings) is the premium table again
         sections.append(Section(
             "domains", "The same language, different kinds of text",
             domains_intro(results), plots_in("domains"), (domain_premium_table(results),)))
