@@ -65,8 +65,10 @@ SCRIPT = """
   }
   Array.prototype.forEach.call(document.querySelectorAll("table[data-premium]"), function (table) {
     var scroll = table.closest(".scroll"), first = table.querySelector("td[data-p]");
-    if (scroll.previousElementSibling.textContent.indexOf(names[reference]) >= 0) {
-      naming(scroll.previousElementSibling, false);
+    var title = scroll.previousElementSibling;
+    while (title && title.classList.contains("pager")) title = title.previousElementSibling;  // table_controls.py's
+    if (title && title.textContent.indexOf(names[reference]) >= 0) {
+      naming(title, false);
       var note = scroll.nextElementSibling;
       if (note && note.classList.contains("note")) naming(note, false);
     } else if (first) {
