@@ -209,3 +209,14 @@ def test_the_summary_counts_only_tokenizers_that_were_measured(results):
     never = {r.tokenizer for r in results.rows} - measured
     assert never, "the fixture should have a tokenizer skipped on every language"
     assert f"{len(measured)} tokenizers measured ({len(never)} more skipped on every language)" in run_summary(results)
+
+
+def test_the_summary_names_the_corpus_and_the_domain(results):
+    import dataclasses
+
+    from benchmark.report.facts.methods import run_summary
+
+    settings = dataclasses.replace(results.record.settings, corpus_dir="corpora/django-ui", domain="ui")
+    record = dataclasses.replace(results.record, settings=settings)
+    assert "sentences per language of corpora/django-ui, its ui lines only (" in run_summary(
+        ReportView(rows=results.rows, record=record))

@@ -28,9 +28,12 @@ def run_summary(results: ReportView) -> str:
     where = ", ".join(str(value) for value in (machine.platform, machine.processor) if value)
     cpus = f", {machine.cpu_count} CPUs" if machine.cpu_count else ""
     quick = " (quick run)" if record.settings.quick else ""
+    # The corpus first: the same languages on UI strings or on news are different answers.
+    corpus = f" of {record.settings.corpus_dir}" if record.settings.corpus_dir else ""
+    domain = f", its {record.settings.domain} lines only" if record.settings.domain else ""
     return (
         f"Run of {record.date}{quick}: {n_tokenizers} tokenizers measured{skipped}, {n_sentences:,} sentences per "
-        f"language ({languages}); machine: {where or 'unknown'}{cpus}."
+        f"language{corpus}{domain} ({languages}); machine: {where or 'unknown'}{cpus}."
     )
 
 
