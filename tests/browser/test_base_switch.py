@@ -148,7 +148,7 @@ def test_without_javascript_the_page_reads_over_the_reference(browser, report):
         order = page.locator("#base-data").evaluate("e => JSON.parse(e.textContent)")
         rows = page.locator("#all_rows ~ .scroll").first.locator("tbody tr").evaluate_all(
             "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent, r.cells[6].textContent])")
-        heads = page.locator("#all_rows ~ .scroll").first.locator("thead th").all_inner_texts()
+        heads = page.locator("#all_rows ~ .scroll").first.locator("thead th").all_text_contents()
         assert heads[6] == "premium"
         _check_over(results, results.reference, {"cells": cells, "order": order, "rows": rows})
     finally:

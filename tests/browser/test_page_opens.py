@@ -12,7 +12,7 @@ def test_a_shared_language_link_narrows_every_measurement_to_that_language(open_
     assert page.locator("#language-filter-box").is_visible()  # the script ran: the box shows itself
     table = page.locator("#all_rows ~ .scroll").first  # after the pager the table controls put above it
     shown = table.locator("tbody tr:not([hidden])")
-    column = table.locator("thead th").all_inner_texts().index("language")
-    labels = {row.locator("td").nth(column).inner_text() for row in shown.all()}
+    column = table.locator("thead th").all_text_contents().index("language")
+    labels = {row.locator("td").nth(column).text_content() for row in shown.all()}
     assert labels == {language_label(results, "hin_Deva")}
     assert shown.count() == sum(1 for row in results.rows if row.language == "hin_Deva")

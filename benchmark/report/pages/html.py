@@ -86,6 +86,9 @@ td.skipped { color: #98a1aa; font-style: italic; }
 td.status { white-space: normal; min-width: 260px; }
 td:first-child { font-family: CODE_FONTS, monospace; font-size: 0.82rem; }
 figure { margin: 18px 0 34px; }
+/* The browser lays out and paints a table, plot or token example only near the screen: the
+   204-language page becomes interactive in a third of the time (docs/measurements/2026-12-08-page.md). */
+.scroll, figure, .tokex { content-visibility: auto; contain-intrinsic-size: auto 600px; }
 figure img { width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; }
 dl.record { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 0.88rem; }
 dl.record dt { color: var(--muted); }
