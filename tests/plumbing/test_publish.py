@@ -98,7 +98,8 @@ def test_two_runs_started_together_one_report_and_the_exit_codes_say_which(tmp_p
             other = next(p for p, c, _, _ in done if c == 0)
             assert f"another run (pid {other}) is writing {output}" in err
         else:
-            assert f"wrote 6 files to {output}/" in out
+            # index.html, README.md, results.csv, results.json, summaries.csv, code.csv, manifest.json
+            assert f"wrote 7 files to {output}/" in out
     assert_whole_report(output)
     assert leftovers(tmp_path) == []
 

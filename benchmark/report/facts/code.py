@@ -50,7 +50,7 @@ def code_intro(results: ReportView) -> str:
     shown = join_words([code_language_name(language) for language in results.code.languages])
     said = (f"What a tokenizer charges for source code: whole files of {shown} from installed packages, per "
             "kilobyte and per line. Code has no translation, so this is each language's own cost, not a premium "
-            "over English.")
+            "over another language.")
     ends = cheapest_and_dearest(results)
     if ends and len(code_tokenizers(results)) >= 2:
         parts = [f"{code_language_name(language)}: cheapest {low.tokenizer} ({low.bytes_per_token:.2f} bytes per "
