@@ -40,10 +40,10 @@ def any_page(request, all_languages_rendered, all_languages):
 
 @pytest.fixture
 def controlled_page(any_page):
-    """`any_page` where it has the table controls; the committed page before them skips."""
+    """`any_page`, which must have the table controls: a committed page without them fails."""
     path, _ = any_page
     if b'id="table-controls"' not in path.read_bytes():
-        pytest.skip(f"{path} predates the table controls: regenerate it (python -m benchmark report)")
+        pytest.fail(f"{path} has no table controls: re-render it (`report --results {path.parent}/results.json`)")
     return any_page
 
 
