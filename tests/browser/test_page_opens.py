@@ -16,3 +16,12 @@ def test_a_shared_language_link_narrows_every_measurement_to_that_language(open_
     labels = {row.locator("td").nth(column).text_content() for row in shown.all()}
     assert labels == {language_label(results, "hin_Deva")}
     assert shown.count() == sum(1 for row in results.rows if row.language == "hin_Deva")
+
+
+def test_a_link_to_a_section_keeps_the_view_in_the_url(open_page, all_languages):
+    path, _ = all_languages
+    page = open_page(path, "family=Atlantic-Congo&language=Yoruba")
+    page.click('nav a[href="#findings"]')
+    page.wait_for_function("() => window.location.hash.indexOf('=') >= 0 && window.scrollY > 0")
+    assert page.evaluate("window.location.hash") == "#family=Atlantic-Congo&language=Yoruba"
+    assert page.locator("#control-family").input_value() == "Atlantic-Congo"

@@ -15,7 +15,7 @@ function makeTable(how, headers, rows, languageHeaders) {
 }
 var box = { value: "", listeners: {}, addEventListener: function (t, f) { this.listeners[t] = f; } };
 var others = { "language-filter-box": { style: {} }, "language-filter-note": { textContent: "" } };
-var window = { location: { hash: HASH, href: "index.html" + HASH },
+var window = { location: { hash: HASH, href: "index.html" + HASH }, addEventListener: function () {},
                history: { replaceState: function (s, t, url) {
                  window.location.href = url; window.location.hash = url.indexOf("#") < 0 ? "" : url.slice(url.indexOf("#")); } } };
 var document = { getElementById: function (id) { return id === "language-filter" ? box : others[id]; },

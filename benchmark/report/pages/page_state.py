@@ -8,7 +8,8 @@ the controls' own, exposes `PageState.get(key)` and `PageState.set(key, value)` 
 from __future__ import annotations
 
 # Keys in a fixed order, so the same view always gives the same link; the fragment is rewritten
-# with history.replaceState: changing a filter adds no step to the browser's history.
+# with history.replaceState: changing a filter adds no step to the browser's history. A link to a
+# section of the page keeps the state: the fragment is written back once the browser has scrolled.
 SCRIPT = """
 var PageState = (function () {
   function read() {
@@ -19,17 +20,25 @@ var PageState = (function () {
     });
     return values;
   }
+  var last = read();  // the state the page shows, put back when a link to a section replaces it
   function write(values) {
+    last = values;
     var parts = Object.keys(values).sort().map(function (key) {
       return encodeURIComponent(key) + "=" + encodeURIComponent(values[key]);
     });
     var url = window.location.href.split("#")[0] + (parts.length ? "#" + parts.join("&") : "");
     window.history.replaceState(null, "", url);
   }
+  // A click on a link to a section (#findings) replaces the fragment: the browser has scrolled
+  // there, and the state goes back into the URL, so the link a reader copies still holds the view.
+  window.addEventListener("hashchange", function () {
+    if (window.location.hash.indexOf("=") < 0 && Object.keys(last).length) write(last);
+  });
   return {
-    get: function (key) { return read()[key] || ""; },
+    get: function (key) { return last[key] || ""; },
     set: function (key, value) {
-      var values = read();
+      var values = {};
+      Object.keys(last).forEach(function (k) { values[k] = last[k]; });
       if (value) values[key] = value; else delete values[key];
       write(values);
     }
