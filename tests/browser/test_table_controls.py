@@ -1,5 +1,6 @@
 """The page's table controls (pages/table_controls.py) in Chromium, on the 204-language results:
-each select leaves exactly the rows the results give for its value, sorting orders rows as the
+each select leaves exactly the rows the results give for its value (the tables of families and
+tiers their one group's row), sorting orders rows as the
 results' premiums do, long tables page 50 rows at a time, the fragment brings a view back on reload,
 and without JavaScript every row is there. Each check runs on the page this checkout renders and on
 the committed page where that page has the controls (it may predate them)."""
@@ -93,6 +94,9 @@ def test_a_family_link_leaves_exactly_the_languages_the_results_group_in_it(open
     found = table(page, "all_rows")
     assert sum(not row["off"] for row in found["rows"]) == sum(row.language in expected for row in results.rows)
     assert page.locator("#table-controls-note").inner_text() == f"{len(expected)} of {len(results.languages)} languages"
+    # the table of families keeps that family's line alone, with as many languages as it holds
+    kept = [row["cells"][:2] for row in table(page, "groups_family")["rows"] if not row["off"]]
+    assert kept == [[family, str(len(expected))]]
 
 
 @pytest.mark.parametrize("kind", ["script", "tier"])
@@ -111,6 +115,9 @@ def test_a_script_or_a_tier_leaves_exactly_its_languages(open_page, controlled_p
     if kind == "script":  # the table of scripts keeps that script's line alone, "Latin (Latn)"
         kept = [row["cells"][0] for row in table(page, "script_premium")["rows"] if not row["off"]]
         assert len(kept) <= 1 and all(name.rsplit(" (", 1)[0] == value for name in kept), kept
+    else:  # the table of tiers keeps that class's line alone, "class 1"
+        kept = [row["cells"][:2] for row in table(page, "groups_tier")["rows"] if not row["off"]]
+        assert kept == [[f"class {value}", str(len(expected))]]
     assert page.url.endswith(f"#{kind}={quote(value)}")
 
 

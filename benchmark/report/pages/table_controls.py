@@ -9,7 +9,7 @@ family, tier, tokenizer), so index.html#family=Atlantic-Congo opens on that view
 narrow the tables the filter box narrows (filter_box.py's data-filter attributes) and in the same
 way: languages down hide rows, languages across hide columns, tokenizers down hide rows and
 tokenizers across hide columns; the vendor select does so in every table, the script select also
-in the table of scripts. Filters and the filter box apply first, then sorting's order, then
+in the table of scripts, the family and tier selects in the tables of families and of tiers. Filters and the filter box apply first, then sorting's order, then
 the page. Without JavaScript the bar is hidden and the HTML holds every row: nothing is paged.
 
 The script hides with its own attributes (data-off, data-paged) and leaves `hidden` to the filter
@@ -85,6 +85,9 @@ SCRIPT = """
     var plan = {table: table, column: null, byRow: false, byScript: false, columns: []};
     if (how !== null && how !== "columns" && how !== "tokenizers") plan.column = parseInt(how, 10);
     plan.byScript = how === null && head[0].textContent.trim() === "script";  // "Latin (Latn)"
+    // The tables of families and of tiers (tables/groups.py), one group a row: by their heading's key.
+    var heading = table.closest(".scroll") && table.closest(".scroll").previousElementSibling;
+    plan.byGroup = heading && {groups_family: "family", groups_tier: "tier"}[heading.id] || null;
     if (head[0].textContent.trim() === "tokenizer") {
       plan.byRow = true;
       each(table.tBodies[0].rows, function (row) {
@@ -96,7 +99,7 @@ SCRIPT = """
       if (how === "columns" && language !== null) plan.columns.push([i, "language", codeOf(language)]);
       else if (!plan.byRow && id) { plan.columns.push([i, "tokenizer", id]); tokenizers[id] = 1; }
     });
-    if (plan.column !== null || plan.byRow || plan.byScript || plan.columns.length) plans.push(plan);
+    if (plan.column !== null || plan.byRow || plan.byScript || plan.byGroup || plan.columns.length) plans.push(plan);
   });
 
   // The selects' options, each with how many languages (or tokenizers) it holds.
@@ -128,6 +131,8 @@ SCRIPT = """
     return value.indexOf("/") < 0 ? value + " (all " + n + ")" : "\\u2003" + value;
   }, function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
 
+  // A group's name as its table writes it: "Atlantic-Congo", "class 3", "not covered".
+  function groupName(kind, value) { return kind === "tier" && value !== NONE ? "class " + value : value; }
   function wanted() { var w = {}; KEYS.forEach(function (k) { w[k] = selects[k].value; }); return w; }
   function filter() {
     var w = wanted(), kept = 0, all = Object.keys(data);
@@ -146,7 +151,9 @@ SCRIPT = """
         var off = (plan.column !== null && !language(row._code)) ||
           (plan.byRow && !tokenizer(tokenizerOf(row.cells[0].textContent))) ||
           (plan.byScript && w.script !== "" &&
-           row.cells[0].textContent.trim().replace(/ \\([^()]*\\)$/, "") !== w.script);
+           row.cells[0].textContent.trim().replace(/ \\([^()]*\\)$/, "") !== w.script) ||
+          (plan.byGroup !== null && w[plan.byGroup] !== "" &&
+           row.cells[0].textContent.trim() !== groupName(plan.byGroup, w[plan.byGroup]));
         mark(row, "data-off", off);
       });
       var off = plan.columns.filter(function (c) { return c[1] === "language" ? !language(c[2]) : !tokenizer(c[2]); });
