@@ -1,4 +1,4 @@
-"""Build benchmark/language_groups/language_groups.csv: each FLORES-200 variety's Glottolog family
+"""Build benchmark/corpora/language_groups/language_groups.csv: each FLORES-200 variety's Glottolog family
 and Joshi et al. (2020) resource class, from three public repositories read at pinned commits.
 
 Run it again with the three repositories cloned (bare clones are enough; it reads with `git show`):
@@ -38,7 +38,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 NAMES = REPO / "corpora" / "flores200" / "language_names.csv"
-OUTPUT = REPO / "benchmark" / "language_groups" / "language_groups.csv"
+OUTPUT = REPO / "benchmark" / "corpora" / "language_groups" / "language_groups.csv"
 
 # (commit, path, SHA-256 of the file's bytes at that commit)
 FLORES_PLUS = "39f541f333cddb5780dcc7d93a23eacec23b3303"  # "FLORES+ 2.0-rc.3", before the archive wiped the files

@@ -17,7 +17,7 @@ file and the line. What a user types (`hin`, `HIN`, `all`) becomes a corpus's co
 cuts a corpus to one domain's lines. `wmt24pp.py` builds the WMT24++ corpus folder from the released
 jsonl files. `mixes.py` holds the training mixes: how much of each language's text trains our BPE.
 `groups.py` reads each FLORES-200 variety's language family and resource class
-(benchmark/language_groups/, with its sources).
+(benchmark/corpora/language_groups/, with its sources).
 `django_ui.py` is not read by a run: it builds the bundled UI-string corpora (corpora/django-ui/,
 django-ui-wide/) from Django's gettext catalogs, offline (`python -m benchmark.corpora.django_ui`).
 `code_sample.py` builds corpora/code/, a pinned sample of source code (Python, C, JavaScript) from

@@ -1,5 +1,5 @@
 """Each FLORES-200 variety's language family (Glottolog) and resource class (Joshi et al. 2020),
-read from benchmark/language_groups/language_groups.csv (its README gives the sources, commits and
+read from benchmark/corpora/language_groups/language_groups.csv (its README gives the sources, commits and
 licences; tools/build_language_groups.py builds it).
 
 A field the sources do not cover is empty in the file and None here; a code that is not a bundled
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from benchmark.plumbing.errors import BenchmarkError
 
-GROUPS_FILE = Path(__file__).resolve().parent.parent / "language_groups" / "language_groups.csv"
+GROUPS_FILE = Path(__file__).resolve().parent / "language_groups" / "language_groups.csv"
 GROUPS_SHA256 = "6f7946d5cb2ecee4e42bde0465fb776f7c71d4c5fc2cab25e199e645f4e27060"
 GROUPS_FIELDS = ("code", "glottocode", "glottocode_source", "family_glottocode", "family_name", "family_source",
                  "joshi_class", "joshi_source")
@@ -103,7 +103,7 @@ def read_groups(path: Path | str, *, sha256: str | None = None) -> dict[str, Lan
         raise BenchmarkError(f"{path}: cannot read the language groups ({exc.strerror})") from None
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         raise BenchmarkError(f"{path}: modified (SHA-256 differs from the pinned one); restore it with "
-                             "`git checkout benchmark/language_groups/`")
+                             "`git checkout benchmark/corpora/language_groups/`")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

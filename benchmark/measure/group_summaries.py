@@ -14,7 +14,7 @@ from benchmark.results import metrics
 from benchmark.results.groups import GroupSummary
 
 GROUPS_SETTINGS = ("per Glottolog family and Joshi et al. (2020) class of the run's languages "
-                   "(benchmark/language_groups/): premium = sum of the group's tokens over the reference's tokens "
+                   "(benchmark/corpora/language_groups/): premium = sum of the group's tokens over the reference's tokens "
                    "times the group's size, with a 95% paired bootstrap over sentences (the premium's resamples); "
                    "Gini of the group's languages' n_tokens, none for one language")
 

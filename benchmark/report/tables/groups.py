@@ -33,6 +33,6 @@ def group_table(results: ReportView, kind: str) -> Table:
             "languages' tokens for the same sentences over the reference's; 95% paired bootstrap over sentences) "
             "and the Gini of its languages' token counts (none for one language). Families: Glottolog 5.1's "
             "top-level families, an isolate its own; classes: Joshi et al. (2020) via TokCollate; 'not covered': "
-            "the sources give none (benchmark/language_groups/README.md).")
+            "the sources give none (benchmark/corpora/language_groups/README.md).")
     return Table(f"groups_{kind}", _TITLES[kind], ("group", "languages", "which", *tokenizers), tuple(rows), note,
                  (False, True, False) + (True,) * len(tokenizers))
