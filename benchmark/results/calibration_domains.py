@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmark.results.domain_premiums import _LABEL  # a label as corpora/domains.py reads it
 from benchmark.results.calibration import CalibrationEntry, LanguageCounts, fit_calibration
+from benchmark.results.domain_premiums import DOMAIN_LABEL
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class DomainCalibrationEntry(CalibrationEntry):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not _LABEL.fullmatch(self.domain):
+        if not DOMAIN_LABEL.fullmatch(self.domain):
             raise ValueError(f"domain must be a domain label (letters, digits, '_', '-', '.'), got {self.domain!r} "
                              f"in the calibration of {self.tokenizer!r} on {self.level} {self.group!r}")
 

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from benchmark.plumbing.escaping import csv_cell
 
-_LABEL = re.compile(r"[^\W_][\w.-]*")  # as corpora/domains.py reads them
+DOMAIN_LABEL = re.compile(r"[^\W_][\w.-]*")  # as corpora/domains.py reads them
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class DomainPremium:
             value = getattr(self, name)
             if not isinstance(value, kind) or isinstance(value, bool) or (kind is int and value < 0):
                 raise ValueError(f"{name} must be {'a count' if kind is int else 'text'}, got {value!r} in {where}")
-        if not _LABEL.fullmatch(self.domain):  # a label is shown in tables and plots as it is
+        if not DOMAIN_LABEL.fullmatch(self.domain):  # a label is shown in tables and plots as it is
             raise ValueError(f"domain must be a label (letters, digits, '_', '-', '.'), got {self.domain[:40]!r} in {where}")
         if not self.language or not self.tokenizer or not self.n_lines:
             raise ValueError(f"a domain premium needs a domain, a language, a tokenizer and lines: {where}")

@@ -13,12 +13,13 @@ from benchmark.report.view import ReportView
 from benchmark.results.calibration import CalibrationEntry
 
 
-def _percent(value: float) -> str:
+def signed_error(value: float) -> str:
     """"-68%", "+2.3%", "0.4%" (an error of either sign)."""
     return f"{100 * value:+.0f}%" if abs(value) >= 0.1 else f"{100 * value:+.1f}%"
 
 
-def _unsigned(value: float) -> str:
+def unsigned_error(value: float) -> str:
+    """"12%", "0.4%" (an error's size)."""
     return f"{100 * value:.0f}%" if value >= 0.1 else f"{100 * value:.1f}%"
 
 
@@ -84,7 +85,7 @@ def ratio_table(results: ReportView) -> Table:
 def chars4_table(results: ReportView) -> Table:
     """How far characters / 4 misses each group's whole devtest text, per production tokenizer."""
     return _grid(results, "calibration_chars4", "How far characters / 4 misses",
-                 lambda e: _percent(e.chars4_total_error),
+                 lambda e: signed_error(e.chars4_total_error),
                  "Each cell: characters / 4 over the tokens the tokenizer gives the group's whole measured text, "
                  "minus 1 (-50%: it counts half the tokens; the same text, the devtest sentences). The fitted "
                  "ratio's error on the same text is in the next table.")
@@ -103,7 +104,7 @@ def error_table(results: ReportView) -> Table:
 
     def worst(found: Sequence[CalibrationEntry], field: str, signed: bool) -> str:
         value = max((getattr(e, field) for e in found), key=abs)
-        return _percent(value) if signed else _unsigned(value)
+        return signed_error(value) if signed else unsigned_error(value)
 
     rows = []
     for level, group in groups:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from benchmark.report.tables.calibration import _percent, _unsigned
+from benchmark.report.tables.calibration import signed_error, unsigned_error
 from benchmark.report.tables.table import Table
 from benchmark.report.view import ReportView
 from benchmark.results.calibration_domains import DomainCalibrationEntry, closest_domains, whole_text_error
@@ -48,10 +48,10 @@ def domain_table(results: ReportView) -> Table:
             rows.append((domain, "all languages" if group == "all" else names.get(group, group),
                          f"{found[0].check_n_sentences // found[0].n_languages:,}",
                          f"{statistics.median(e.tokens_per_char for e in found):.3f}",
-                         _unsigned(max(e.char_sentence_error_p50 for e in found)),
-                         _unsigned(max(e.char_sentence_error_p90 for e in found)),
-                         _percent(max((e.char_total_error for e in found), key=abs)),
-                         _percent(max(corpus_errors, key=abs)) if corpus_errors else ""))
+                         unsigned_error(max(e.char_sentence_error_p50 for e in found)),
+                         unsigned_error(max(e.char_sentence_error_p90 for e in found)),
+                         signed_error(max((e.char_total_error for e in found), key=abs)),
+                         signed_error(max(corpus_errors, key=abs)) if corpus_errors else ""))
     return Table(name, title, headers, tuple(rows),
                  note=("Each row: the domain's own dev lines fitted, its own devtest lines checked (lines: per "
                        "language); errors as in the table above, the worst over the production tokenizers. The "
@@ -71,8 +71,8 @@ def closest_table(results: ReportView) -> Table:
     name, title = "calibration_closest", "Which domain's ratio is closest for each kind of text"
     headers = ("text", "languages", "closest ratio", "its miss", "own domain's ratio", "whole corpus's ratio")
     rows = tuple((c.text_domain, "all" if c.group == "all" else names.get(c.group, c.group), c.closest,
-                  _percent(c.closest_error), _percent(c.own_error),
-                  "" if c.corpus_error is None else _percent(c.corpus_error)) for c in found)
+                  signed_error(c.closest_error), signed_error(c.own_error),
+                  "" if c.corpus_error is None else signed_error(c.corpus_error)) for c in found)
     if len({c.text_domain for c in found}) < 2:  # one kind of text: nothing to choose between
         rows = ()
     return Table(name, title, headers, rows,
