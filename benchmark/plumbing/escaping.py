@@ -1,6 +1,7 @@
 """Text from outside (file and folder names, tokens, corpus lines, results.json fields) made inert
 wherever it is shown: in Markdown (and the HTML a Markdown renderer lets through), in a CSV cell a
-spreadsheet would run as a formula, and on a terminal that would obey its control sequences.
+spreadsheet would run as a formula, on a terminal that would obey its control sequences, and in
+the JSON a page carries for its scripts.
 
 Each function is the identity on ordinary text (`tiktoken/cl100k_base`, `eng_Latn`, a date), so
 ids stay ids; only the characters that could make markup, a formula or a terminal command change.
@@ -8,6 +9,8 @@ ids stay ids; only the characters that could make markup, a formula or a termina
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import unicodedata
 
@@ -100,3 +103,11 @@ def _escaped(char: str) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def json_script(element_id: str, data, *, sort_keys: bool = False, allow_nan: bool = True) -> str:
+    """`data` as a page's `<script type="application/json" id=...>` element, compact; '<', '>' and
+    '&' are JSON escapes, so no name in it can close the element or open another."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=sort_keys, separators=(",", ":"), allow_nan=allow_nan)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="{html.escape(element_id)}">{text}</script>'

@@ -17,10 +17,10 @@ The reference's own figures are not repeated: switching back restores the cells 
 
 from __future__ import annotations
 
-import json
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
+from benchmark.plumbing.escaping import json_script
 from benchmark.report.tables.table import Table
 from benchmark.report.view import ReportView
 
@@ -214,6 +214,4 @@ class BaseSwitch:
         data = {"bases": [[code, names.get(code) or code] for code in self.bases], "tables": self.tables,
                 "tokenizers": self.tokenizers, "languages": self.languages, "premiums": premiums,
                 "lossy": _lossy(self.results, self.tokenizers, self.languages)}
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-        return f'<script type="application/json" id="{BLOCK_ID}">{text}</script>'
+        return json_script(BLOCK_ID, data)

@@ -13,11 +13,10 @@ import csv
 import dataclasses
 import html
 import io
-import json
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from benchmark.plumbing.escaping import csv_cell, visible_controls
+from benchmark.plumbing.escaping import csv_cell, json_script, visible_controls
 from benchmark.report.plots.catalogue import RenderedPlot, caption_of
 from benchmark.report.pages.base_switch import BOX as BASE_BOX
 from benchmark.report.pages.base_switch import CSS as BASE_CSS
@@ -271,10 +270,7 @@ every language: <a href="summaries.csv">summaries.csv</a>; with the run record: 
     # every browser's fonts draw: the page draws them without system fonts.
     fonts = embedded_fonts(token_examples_text(results) + beyond_system_fonts(page_text(main)))
     fonts_css = font_css(fonts, FONT_STACKS)
-    # Each language's family and tier for the page's filters (facts/groups.py); "<" escaped, so no
-    # name can close the block.
-    groups_json = ('<script type="application/json" id="language-groups">'
-                   + json.dumps(language_groups_of(results), ensure_ascii=True).replace("<", "\\u003c") + "</script>")
+    groups_json = json_script("language-groups", language_groups_of(results))  # for the page's filters
     # html.escape leaves control characters: a name's ESC or U+202E is shown as \x1b, \u202e (the
     # page's own text has none), never obeyed by a terminal or reordering the page around it.
     return visible_controls(f"""<!DOCTYPE html>

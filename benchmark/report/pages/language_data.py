@@ -5,9 +5,8 @@ the page without touching its script, which makes one filter per key it finds.
 
 from __future__ import annotations
 
-import json
-
 from benchmark.corpora.languages import script_name
+from benchmark.plumbing.escaping import json_script
 from benchmark.report.view import ReportView
 
 BLOCK_ID = "language-data"
@@ -24,6 +23,4 @@ def language_attributes(results: ReportView) -> dict[str, dict[str, str]]:
 def language_data_block(results: ReportView) -> str:
     """The `<script type="application/json">` element holding `language_attributes`; '<', '>' and
     '&' are JSON escapes, so no name can close the element or open another."""
-    text = json.dumps(language_attributes(results), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script type="application/json" id="{BLOCK_ID}">{text}</script>'
+    return json_script(BLOCK_ID, language_attributes(results), sort_keys=True)

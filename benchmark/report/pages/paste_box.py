@@ -26,12 +26,11 @@ exact counts come from, and the box stays hidden.
 
 from __future__ import annotations
 
-import html
-import json
 from pathlib import Path
 from typing import Any
 
 from benchmark.corpora.languages import SCRIPT_NAMES, script_of
+from benchmark.plumbing.escaping import json_script
 from benchmark.pricing.prices.book import price_book
 from benchmark.report.facts.by_language import contenders
 from benchmark.report.view import ReportView
@@ -103,7 +102,7 @@ SCRIPT = """
     });
   // The script most of the letters are written in; on a tie the narrower one (Han alone: Hans, not Jpan).
   function detect(text) {
-    var best = null, most = 0, total = 0;
+    var best = null, most = 0;
     detectors.forEach(function (d) {
       var n = 0;
       d.tests.forEach(function (re) { var found = text.match(re); n += found ? found.length : 0; });
@@ -231,9 +230,7 @@ def paste_data(results: ReportView, *, prices: Path | None = None) -> dict[str, 
 def paste_data_block(data: dict[str, Any]) -> str:
     """The `<script type="application/json">` element holding `data`; '<', '>' and '&' are JSON
     escapes, so no model's or seller's name can close the element."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script type="application/json" id="{html.escape(BLOCK_ID)}">{text}</script>'
+    return json_script(BLOCK_ID, data, allow_nan=False)
 
 
 def paste_box(results: ReportView, *, prices: Path | None = None) -> str:
