@@ -15,7 +15,7 @@ Each `<language>.txt` is its sources in the order below, each introduced by one 
 the language's own syntax naming the source (`# ==> cpython/Lib/heapq.py <==`), and kept as they
 are otherwise. A package of another version than the pinned one, or a stdlib file with another
 hash, is refused in one line naming it: the sample must be the same bytes wherever it is rebuilt.
-This is not read by a run directly; benchmark/measure/code_sample.py measures the written files.
+A run does not build it: benchmark/measure/code_sample.py measures the written files (CODE_DIR).
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2] / "corpora"
+from benchmark.corpora.folders import CORPORA_DIR
+
+ROOT = CORPORA_DIR  # where code/ is written
+CODE_DIR = ROOT / "code"
 PYTHON_VERSION = "3.11.7"  # the interpreter the pinned stdlib hashes were taken from
 # The pinned packages (the test extra of pyproject.toml holds the same pins).
 VERSIONS = {"markupsafe": "3.0.4", "websockets": "17.4", "django": "5.2.20"}

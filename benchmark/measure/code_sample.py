@@ -15,22 +15,19 @@ from typing import Sequence
 
 from benchmark.adapters import Adapter
 from benchmark.adapters.families import is_trained
+from benchmark.corpora.code_sample import CODE_DIR, LANGUAGES  # the sample's files, <language>.txt, in report order
+from benchmark.corpora.sums import SUMS_FILE, read_sums
 from benchmark.plumbing.errors import BenchmarkError
 from benchmark.results.code import CodeCost, CodeCosts
 
-CODE_DIR = Path(__file__).resolve().parents[2] / "corpora" / "code"
-LANGUAGES = ("python", "c", "javascript")  # the sample's files, <language>.txt, in report order
 
 
 def read_sample(folder: Path = CODE_DIR) -> dict[str, tuple[str, str]]:
     """language -> (its file's text, its SHA-256), each checked against the folder's SHA256SUMS;
     {} when the folder is not there (a package installed without the repository's corpora)."""
-    if not (folder / "SHA256SUMS").is_file():
+    if not (folder / SUMS_FILE).is_file():
         return {}
-    sums = {}
-    for line in (folder / "SHA256SUMS").read_text(encoding="utf-8").splitlines():
-        digest, _, name = line.partition("  ")
-        sums[name] = digest
+    sums = read_sums(folder / SUMS_FILE)
     sample = {}
     for language in LANGUAGES:
         path = folder / f"{language}.txt"
@@ -42,7 +39,7 @@ def read_sample(folder: Path = CODE_DIR) -> dict[str, tuple[str, str]]:
                                  "`python -m benchmark.corpora.code_sample`") from None
         digest = hashlib.sha256(data).hexdigest()
         if sums.get(path.name) != digest:
-            raise BenchmarkError(f"{path}: SHA-256 {digest} is not the one in {folder / 'SHA256SUMS'}; rebuild it "
+            raise BenchmarkError(f"{path}: SHA-256 {digest} is not the one in {folder / SUMS_FILE}; rebuild it "
                                  "with `python -m benchmark.corpora.code_sample` (or restore it from git)")
         sample[language] = (text, digest)
     return sample
